@@ -23,10 +23,17 @@ type Params struct {
 // (see docs/benchmarks.md for the figures and the command that tunes them).
 func DefaultParams() Params {
 	return Params{
-		K1: 1.2,
-		B:  [NumFields]float64{0.75, 0.75, 0.75, 0.75, 0.75, 0.75},
+		K1: 1.5,
+		B: [NumFields]float64{
+			FieldName:            0.75,
+			FieldTitle:           0.4,
+			FieldDescription:     0.4,
+			FieldKeywords:        0.4,
+			FieldArgNames:        0.4,
+			FieldArgDescriptions: 0.4,
+		},
 		Weights: [NumFields]float64{
-			FieldName:            3,
+			FieldName:            2.5,
 			FieldTitle:           2,
 			FieldDescription:     1,
 			FieldKeywords:        1.5,

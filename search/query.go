@@ -1,0 +1,207 @@
+package search
+
+import (
+	"math"
+	"slices"
+	"strings"
+)
+
+// scratch is the per-query working memory, pooled so that a query allocates
+// only its result slice.
+type scratch struct {
+	acc     []float64 // score per slot
+	touched []uint32  // slots with a score, in first-touch order
+	terms   []uint32  // the query's unique term ids
+	tiered  []candidate
+	top     []candidate
+	buf     []byte
+}
+
+type candidate struct {
+	slot  uint32
+	score float64
+	tier  Tier
+}
+
+// Search returns at most limit hits (DefaultLimit when limit <= 0): first the
+// documents whose names equal the query (exact, then case-folded, then
+// separator-folded), then the documents sharing terms with the query by BM25F
+// score; ties break by name. Each unique query term counts once.
+func (ix *Index) Search(query string, limit int) []Hit {
+	if limit <= 0 {
+		limit = DefaultLimit
+	}
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	if ix.live == 0 {
+		return nil
+	}
+	sc, _ := ix.scratch.Get().(*scratch)
+	if sc == nil {
+		sc = &scratch{}
+	}
+	defer ix.scratch.Put(sc)
+	sc.reset(len(ix.slots))
+
+	ix.score(sc, query)
+	ix.matchNames(sc, strings.TrimSpace(query))
+	ix.selectTop(sc, limit)
+
+	n := len(sc.tiered) + len(sc.top)
+	if n > limit {
+		n = limit
+	}
+	hits := make([]Hit, 0, n)
+	for _, c := range sc.tiered {
+		if len(hits) == limit {
+			break
+		}
+		hits = append(hits, Hit{Name: ix.slots[c.slot].doc.Name, Score: c.score, Tier: c.tier})
+	}
+	for _, c := range sc.top {
+		if len(hits) == limit {
+			break
+		}
+		hits = append(hits, Hit{Name: ix.slots[c.slot].doc.Name, Score: c.score, Tier: TierScored})
+	}
+	return hits
+}
+
+func (sc *scratch) reset(slots int) {
+	if cap(sc.acc) < slots {
+		sc.acc = make([]float64, slots)
+	}
+	sc.acc = sc.acc[:slots]
+	sc.touched = sc.touched[:0]
+	sc.terms = sc.terms[:0]
+	sc.tiered = sc.tiered[:0]
+	sc.top = sc.top[:0]
+}
+
+// score accumulates BM25F scores of the query's terms into sc.acc:
+//
+//	score(d) = Σ_t idf(t) · (k1+1) · tf'(t,d) / (k1 + tf'(t,d))
+//	tf'(t,d) = Σ_f w_f · tf_f(t,d) / (1 − b_f + b_f · len_f(d) / avglen_f)
+//	idf(t)   = ln(1 + (N − df + 0.5) / (df + 0.5))
+func (ix *Index) score(sc *scratch, query string) {
+	forEachToken(query, func(tok []byte) {
+		t := ix.stems.term(tok)
+		if t == "" {
+			return
+		}
+		if id, ok := ix.termIDs[t]; ok && !slices.Contains(sc.terms, id) {
+			sc.terms = append(sc.terms, id)
+		}
+	})
+	if len(sc.terms) == 0 {
+		return
+	}
+	p := &ix.params
+	n := float64(ix.live)
+	var invAvg [NumFields]float64
+	for f := range NumFields {
+		if ix.totalLen[f] > 0 {
+			invAvg[f] = n / float64(ix.totalLen[f])
+		}
+	}
+	k1 := p.K1
+	for _, id := range sc.terms {
+		ps := ix.postings[id]
+		df := float64(len(ps))
+		idf := math.Log(1 + (n-df+0.5)/(df+0.5))
+		for i := range ps {
+			pt := &ps[i]
+			lengths := &ix.slots[pt.slot].lengths
+			var tf float64
+			for f := range NumFields {
+				if c := pt.tf[f]; c != 0 {
+					tf += p.Weights[f] * float64(c) / (1 - p.B[f] + p.B[f]*lengths[f]*invAvg[f])
+				}
+			}
+			if tf == 0 {
+				continue
+			}
+			if sc.acc[pt.slot] == 0 {
+				sc.touched = append(sc.touched, pt.slot)
+			}
+			sc.acc[pt.slot] += idf * (k1 + 1) * tf / (k1 + tf)
+		}
+	}
+}
+
+// matchNames collects the name-tier hits of q into sc.tiered, best tier
+// first, and takes them out of the scored candidates.
+func (ix *Index) matchNames(sc *scratch, q string) {
+	if q == "" {
+		return
+	}
+	ix.addTier(sc, ix.names.exact[q], TierExact)
+	sc.buf = appendCaseFold(sc.buf[:0], q)
+	ix.addTier(sc, ix.names.caseFolded[string(sc.buf)], TierCaseFolded)
+	sc.buf = appendSepFold(sc.buf[:0], q)
+	if len(sc.buf) > 0 {
+		ix.addTier(sc, ix.names.sepFolded[string(sc.buf)], TierSeparatorFolded)
+	}
+	slices.SortFunc(sc.tiered, ix.compare)
+}
+
+func (ix *Index) addTier(sc *scratch, slots []uint32, tier Tier) {
+	for _, s := range slots {
+		if slices.ContainsFunc(sc.tiered, func(c candidate) bool { return c.slot == s }) {
+			continue
+		}
+		score := sc.acc[s]
+		if score < 0 {
+			score = 0
+		}
+		sc.tiered = append(sc.tiered, candidate{slot: s, score: score, tier: tier})
+		// Mark the slot so selectTop skips it; its score is kept above.
+		sc.acc[s] = -1
+	}
+}
+
+// selectTop keeps the best limit scored candidates in sc.top, in rank order,
+// and clears sc.acc for the next query.
+func (ix *Index) selectTop(sc *scratch, limit int) {
+	for _, s := range sc.touched {
+		score := sc.acc[s]
+		sc.acc[s] = 0
+		if score <= 0 {
+			continue
+		}
+		c := candidate{slot: s, score: score, tier: TierScored}
+		if len(sc.top) < limit {
+			sc.top = append(sc.top, c)
+			if len(sc.top) == limit {
+				slices.SortFunc(sc.top, ix.compare)
+			}
+			continue
+		}
+		// sc.top is full and sorted: replace the worst if c beats it.
+		if ix.compare(c, sc.top[limit-1]) < 0 {
+			i, _ := slices.BinarySearchFunc(sc.top, c, ix.compare)
+			copy(sc.top[i+1:], sc.top[i:limit-1])
+			sc.top[i] = c
+		}
+	}
+	for _, c := range sc.tiered {
+		sc.acc[c.slot] = 0
+	}
+	if len(sc.top) < limit {
+		slices.SortFunc(sc.top, ix.compare)
+	}
+}
+
+// compare orders candidates by tier, then score (descending), then name.
+func (ix *Index) compare(a, b candidate) int {
+	if a.tier != b.tier {
+		return int(a.tier) - int(b.tier)
+	}
+	if a.score != b.score {
+		if a.score > b.score {
+			return -1
+		}
+		return 1
+	}
+	return strings.Compare(ix.slots[a.slot].doc.Name, ix.slots[b.slot].doc.Name)
+}
