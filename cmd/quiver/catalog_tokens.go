@@ -1,0 +1,138 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/quiver-go/quiver/model/tokencount"
+	"github.com/quiver-go/quiver/tools/catalogfile"
+)
+
+// newCatalogCommand returns quiver catalog and its subcommands.
+func newCatalogCommand() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "catalog",
+		Short: "Inspect a tool catalog",
+		Args:  noArgs,
+		RunE:  helpWhenBare,
+	}
+	cmd.AddCommand(newCatalogTokensCommand())
+	return cmd
+}
+
+// tokensOptions are the flags of quiver catalog tokens.
+type tokensOptions struct {
+	catalog     string
+	inline      string
+	inlineCount int
+	json        bool
+}
+
+// newCatalogTokensCommand returns quiver catalog tokens.
+func newCatalogTokensCommand() *cobra.Command {
+	var opts tokensOptions
+	cmd := &cobra.Command{
+		Use:   "tokens [--catalog FILE] [--inline NAMES | --inline-count N] [--json]",
+		Short: "Count the tokens a catalog's tool definitions cost in a request",
+		Long: `Count the o200k_base tokens of the "tools" array of an OpenAI Responses
+request advertising the catalog: every tool inline as a function
+(all-inline), every tool deferred behind one client-executed tool_search tool
+(search-only), and, with --inline or --inline-count, the chosen tools inline
+and the rest deferred (split).
+
+--inline takes tool names separated by commas; --inline-count N takes the
+first N tools in file order.`,
+		Example: `  quiver catalog tokens
+  quiver catalog tokens --inline openTable,applyFilter,runQuery
+  quiver catalog tokens --catalog tools.json --inline-count 10 --json`,
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			byName, byCount := cmd.Flags().Changed("inline"), cmd.Flags().Changed("inline-count")
+			if byName && byCount {
+				return usagef("--inline and --inline-count exclude each other: choose the inline tools by name or by count")
+			}
+			if byCount && opts.inlineCount < 0 {
+				return usagef("--inline-count %d: want 0 or more", opts.inlineCount)
+			}
+			return runTokens(cmd.OutOrStdout(), opts, byName, byCount)
+		},
+	}
+	cmd.Flags().StringVar(&opts.catalog, "catalog", "", "catalog `FILE` (MCP tools/list JSON); the embedded workspace catalog when omitted")
+	cmd.Flags().StringVar(&opts.inline, "inline", "", "comma-separated `NAMES` of the tools to keep inline; the rest are deferred")
+	cmd.Flags().IntVar(&opts.inlineCount, "inline-count", 0, "keep the first `N` tools of the file inline; the rest are deferred")
+	cmd.Flags().BoolVar(&opts.json, "json", false, `print {"encoding":…,"tools":N,"shapes":[{"name":…,"inline":N,"deferred":N,"tokens":N}]}`)
+	return cmd
+}
+
+// jsonTokens is the --json output of quiver catalog tokens.
+type jsonTokens struct {
+	Encoding string             `json:"encoding"`
+	Tools    int                `json:"tools"`
+	Shapes   []tokencount.Shape `json:"shapes"`
+}
+
+func runTokens(w io.Writer, opts tokensOptions, byName, byCount bool) error {
+	c, err := loadCatalog(opts.catalog)
+	if err != nil {
+		return err
+	}
+	var split func(string) bool
+	switch {
+	case byName:
+		if split, err = inlineByName(c, opts.inline); err != nil {
+			return err
+		}
+	case byCount:
+		if opts.inlineCount > len(c.Tools) {
+			return fmt.Errorf("--inline-count %d: %s has only %d tools", opts.inlineCount, c.Source, len(c.Tools))
+		}
+		split = inlineFirst(c, opts.inlineCount)
+	}
+	shapes, err := tokencount.Compare(c.Tools, split)
+	if err != nil {
+		return err
+	}
+	if opts.json {
+		return writeJSON(w, jsonTokens{Encoding: tokencount.Encoding, Tools: len(c.Tools), Shapes: shapes})
+	}
+	fmt.Fprintf(w, "catalog   %s: %d tools\n", c.Source, len(c.Tools))
+	fmt.Fprintf(w, "counting  %s tokens of the OpenAI Responses \"tools\" array\n\n", tokencount.Encoding)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "SHAPE\tINLINE\tDEFERRED\tTOKENS")
+	for _, s := range shapes {
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\n", s.Name, s.Inline, s.Deferred, s.Tokens)
+	}
+	return tw.Flush()
+}
+
+// inlineByName parses a comma-separated list of tool names; every name must
+// be a tool of c.
+func inlineByName(c *catalogfile.Catalog, list string) (func(string) bool, error) {
+	var names []string
+	for n := range strings.SplitSeq(list, ",") {
+		if n = strings.TrimSpace(n); n != "" {
+			names = append(names, n)
+		}
+	}
+	if unknown := c.Unknown(names); len(unknown) > 0 {
+		return nil, fmt.Errorf("--inline names tools that %s does not have: %s", c.Source, strings.Join(unknown, ", "))
+	}
+	set := make(map[string]bool, len(names))
+	for _, n := range names {
+		set[n] = true
+	}
+	return func(name string) bool { return set[name] }, nil
+}
+
+// inlineFirst keeps the first n tools of c inline.
+func inlineFirst(c *catalogfile.Catalog, n int) func(string) bool {
+	set := make(map[string]bool, n)
+	for _, t := range c.Tools[:n] {
+		set[t.Name] = true
+	}
+	return func(name string) bool { return set[name] }
+}

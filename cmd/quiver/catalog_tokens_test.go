@@ -1,0 +1,90 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/quiver-go/quiver/model/tokencount"
+)
+
+// tokenShapes decodes the --json output of quiver catalog tokens, checking
+// its keys exactly.
+func tokenShapes(t *testing.T, stdout string) (tools int, shapes []tokencount.Shape) {
+	t.Helper()
+	wantKeys(t, []byte(stdout), "encoding", "tools", "shapes")
+	var raw struct {
+		Encoding string
+		Tools    int
+		Shapes   []json.RawMessage
+	}
+	if err := json.Unmarshal([]byte(stdout), &raw); err != nil {
+		t.Fatal(err)
+	}
+	if raw.Encoding != "o200k_base" {
+		t.Errorf("encoding = %q", raw.Encoding)
+	}
+	shapes = make([]tokencount.Shape, len(raw.Shapes))
+	for i, s := range raw.Shapes {
+		wantKeys(t, s, "name", "inline", "deferred", "tokens")
+		if err := json.Unmarshal(s, &shapes[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return raw.Tools, shapes
+}
+
+func TestTokensEmbeddedSplitByName(t *testing.T) {
+	r := quiver(t, "catalog", "tokens", "--inline", "openTable, applyFilter,runQuery", "--json").mustSucceed(t)
+	tools, shapes := tokenShapes(t, r.stdout)
+	if len(shapes) != 3 {
+		t.Fatalf("shapes = %+v", shapes)
+	}
+	all, searchOnly, split := shapes[0], shapes[1], shapes[2]
+	if all.Name != "all-inline" || searchOnly.Name != "search-only" || split.Name != "split" {
+		t.Errorf("shape names = %+v", shapes)
+	}
+	if all.Inline != tools || searchOnly.Deferred != tools || split.Inline != 3 || split.Deferred != tools-3 {
+		t.Errorf("inline/deferred = %+v", shapes)
+	}
+	if !(all.Tokens >= split.Tokens && split.Tokens >= searchOnly.Tokens && searchOnly.Tokens > 0) {
+		t.Errorf("want all-inline >= split >= search-only > 0: %+v", shapes)
+	}
+}
+
+func TestTokensSplitByCountOnFile(t *testing.T) {
+	r := quiver(t, "catalog", "tokens", "--catalog", "testdata/tiny.json", "--inline-count", "2", "--json").mustSucceed(t)
+	tools, shapes := tokenShapes(t, r.stdout)
+	if tools != 3 || len(shapes) != 3 || shapes[2].Inline != 2 || shapes[2].Deferred != 1 {
+		t.Errorf("tools %d, shapes %+v", tools, shapes)
+	}
+}
+
+func TestTokensWithoutSplit(t *testing.T) {
+	r := quiver(t, "catalog", "tokens").mustSucceed(t)
+	for _, want := range []string{"SHAPE", "all-inline", "search-only", "o200k_base"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("output lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	if strings.Contains(r.stdout, "split") {
+		t.Errorf("no split was chosen but one is reported:\n%s", r.stdout)
+	}
+}
+
+func TestTokensErrors(t *testing.T) {
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--inline", "openTable,nope,zip,nope"}, "quiver: --inline names tools that examples/catalogs/workspace.json (embedded) does not have: nope, zip\n"},
+		{[]string{"--catalog", "testdata/tiny.json", "--inline-count", "4"}, "quiver: --inline-count 4: testdata/tiny.json has only 3 tools\n"},
+		{[]string{"--catalog", "testdata/bad_schema.json"}, "quiver: catalogfile: testdata/bad_schema.json:4:39: tools[1].inputSchema: expected a JSON Schema object, got array\n"},
+	}
+	for _, tt := range tests {
+		r := quiver(t, append([]string{"catalog", "tokens"}, tt.args...)...)
+		if r.code != exitError || r.stderr != tt.want {
+			t.Errorf("%v: exit %d, stderr\n got: %q\nwant: %q", tt.args, r.code, r.stderr, tt.want)
+		}
+	}
+}
