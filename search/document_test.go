@@ -77,3 +77,19 @@ func TestGoStringIsAGoExpression(t *testing.T) {
 		}
 	}
 }
+
+func TestDocumentBuilderMatchesNewDocument(t *testing.T) {
+	db := NewDocumentBuilder()
+	srcs := []Source{
+		{Name: "startExport", Title: "Start exporting", Description: "Exports tables; exporting runs in the background."},
+		{Name: "exportStatus", Description: "Is the export done? Exported rows so far.", Keywords: []string{"export", "progress"}},
+		{Name: "startExport2", Title: "Start exporting", Args: []Arg{{Name: "tableId", Description: "Table to export"}}},
+	}
+	for range 2 { // the second pass reads only memoized terms
+		for _, s := range srcs {
+			if got, want := db.Build(s), NewDocument(s); !got.Equal(want) {
+				t.Fatalf("Build(%q) = %#v\nwant %#v", s.Name, got, want)
+			}
+		}
+	}
+}

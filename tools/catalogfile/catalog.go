@@ -74,8 +74,9 @@ func (c *Catalog) NewIndex(p search.Params) (*search.Index, error) {
 	if err != nil {
 		return nil, fmt.Errorf("catalogfile: %s: %w", c.Source, err)
 	}
+	db := search.NewDocumentBuilder()
 	for _, t := range c.Tools {
-		if err := ix.Add(search.NewDocument(t.SearchSource())); err != nil {
+		if err := ix.Add(db.Build(t.SearchSource())); err != nil {
 			return nil, fmt.Errorf("catalogfile: %s: tool %q: %w", c.Source, t.Name, err)
 		}
 	}
