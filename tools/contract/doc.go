@@ -1,0 +1,21 @@
+// Package contract turns runtime-declared tools into tool contracts and
+// fingerprints declarations.
+//
+// A ToolDeclaration is a tool defined at run time (for example read from a
+// registry): schemas as JSON plus metadata supplied explicitly. Compile
+// validates it and returns an independent tools.ToolSpec with validating
+// codecs and a search document; CompileToolset does the same for a whole
+// ToolsetDeclaration, applying tag inheritance. Fingerprint and
+// FingerprintTool hash declarations for change detection.
+//
+// Invariants:
+//   - Nothing is inferred from field names: a property named "session_id" or
+//     "cursor" is injected or paged only when the declaration says so.
+//   - A compiled spec shares no memory with its declaration: changing the
+//     declaration afterwards does not change the spec.
+//   - Injected fields never appear in the model-facing payload schema.
+//   - Every problem of a declaration is reported in one error.
+//   - A fingerprint is "sha256:" and the hex SHA-256 of the RFC 8785
+//     canonical JSON of the declaration without its registration time: equal
+//     content gives equal fingerprints whatever the key order inside schemas.
+package contract
