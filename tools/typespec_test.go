@@ -105,7 +105,7 @@ func TestTypeSpecViolationPaths(t *testing.T) {
 	if !errors.As(err, &ve) {
 		t.Fatal(err)
 	}
-	want := []Violation{{Path: "filters[0].op", Message: `must be one of "eq", "ne" (got "x")`}, {Path: "query", Message: "is required"}}
+	want := []Violation{{Path: "filters[0].op", Message: `must be one of "eq", "ne" (got "x")`}, {Path: "query", Message: "is required", Missing: true}}
 	if len(ve.Violations) != len(want) || ve.Violations[0] != want[0] || ve.Violations[1] != want[1] {
 		t.Errorf("Violations = %+v, want %+v", ve.Violations, want)
 	}
@@ -239,4 +239,21 @@ func TestTypeSpecConcurrentValidation(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+}
+
+func TestMissingOnlyReportsAbsentRequiredFields(t *testing.T) {
+	ts := mustType(t, searchSchema)
+	var ve *ValidationError
+	if err := ts.Validate([]byte(`{}`)); !errors.As(err, &ve) {
+		t.Fatal(err)
+	}
+	if paths, ok := ve.MissingOnly(); !ok || len(paths) != 1 || paths[0] != "query" {
+		t.Errorf("MissingOnly() = %v, %v; want [query], true", paths, ok)
+	}
+	if err := ts.Validate([]byte(`{"filters":[{"op":"x"}]}`)); !errors.As(err, &ve) {
+		t.Fatal(err)
+	}
+	if _, ok := ve.MissingOnly(); ok {
+		t.Error("MissingOnly() = true with a non-missing violation")
+	}
 }

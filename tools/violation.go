@@ -33,6 +33,9 @@ type Violation struct {
 	Path string
 	// Message says what the value must be, and what it was.
 	Message string
+	// Missing marks a required property that is absent (Path names it).
+	// Runtimes route these through their missing-fields policy.
+	Missing bool
 }
 
 // String renders the violation as "path: message", with "(root)" as the
@@ -52,6 +55,19 @@ func (e *ValidationError) Error() string {
 		lines[i] = v.String()
 	}
 	return strings.Join(lines, "\n")
+}
+
+// MissingOnly reports whether every violation is a missing required
+// property, and returns their paths.
+func (e *ValidationError) MissingOnly() ([]string, bool) {
+	var paths []string
+	for _, v := range e.Violations {
+		if !v.Missing {
+			return nil, false
+		}
+		paths = append(paths, v.Path)
+	}
+	return paths, len(paths) > 0
 }
 
 // Is reports whether target is ErrSchemaViolation.
@@ -90,6 +106,7 @@ func (r renderer) walk(e *jsonschema.ValidationError) []Violation {
 		out := make([]Violation, len(k.Missing))
 		for i, m := range k.Missing {
 			out[i] = at(child(m), "is required")
+			out[i].Missing = true
 		}
 		return out
 	case *kind.DependentRequired:

@@ -1,0 +1,117 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"time"
+)
+
+// ErrCanceled is returned by workflow operations once the workflow is
+// canceled, and by WorkflowHandle.Wait for a canceled workflow.
+var ErrCanceled = errors.New("engine: workflow canceled")
+
+// ErrUnknownWorkflow and ErrUnknownActivity report names never registered.
+var (
+	ErrUnknownWorkflow = errors.New("engine: unknown workflow")
+	ErrUnknownActivity = errors.New("engine: unknown activity")
+)
+
+// ErrAlreadyRegistered reports a second registration under one name.
+var ErrAlreadyRegistered = errors.New("engine: name already registered")
+
+// ErrTimeout is wrapped by an activity attempt that ran past its timeout.
+var ErrTimeout = errors.New("engine: activity timed out")
+
+// Engine runs workflows and their activities.
+type Engine interface {
+	// RegisterWorkflow makes a workflow startable by name.
+	RegisterWorkflow(def WorkflowDefinition) error
+	// RegisterActivity makes an activity executable by name.
+	RegisterActivity(def ActivityDefinition) error
+	// StartWorkflow starts a registered workflow and returns at once.
+	StartWorkflow(ctx context.Context, req StartRequest) (WorkflowHandle, error)
+}
+
+// WorkflowFunc is deterministic workflow code.
+type WorkflowFunc func(wctx WorkflowContext, input json.RawMessage) (json.RawMessage, error)
+
+// ActivityFunc does I/O on behalf of a workflow.
+type ActivityFunc func(ctx context.Context, input json.RawMessage) (json.RawMessage, error)
+
+// WorkflowDefinition names a workflow.
+type WorkflowDefinition struct {
+	Name    string
+	Handler WorkflowFunc
+}
+
+// ActivityDefinition names an activity and its default options.
+type ActivityDefinition struct {
+	Name    string
+	Handler ActivityFunc
+	// Options are the defaults; ExecuteActivity may override them.
+	Options ActivityOptions
+}
+
+// StartRequest starts one workflow execution.
+type StartRequest struct {
+	// ID identifies the execution; it must be unique among running ones.
+	ID       string
+	Workflow string
+	Input    json.RawMessage
+	// Timeout bounds the whole execution (0: none).
+	Timeout time.Duration
+}
+
+// WorkflowHandle follows one started execution.
+type WorkflowHandle interface {
+	// ID is the execution id.
+	ID() string
+	// Wait blocks until the workflow ends or ctx is done and returns its
+	// output or error.
+	Wait(ctx context.Context) (json.RawMessage, error)
+	// Cancel asks the workflow to stop: pending and later workflow
+	// operations return ErrCanceled.
+	Cancel(ctx context.Context) error
+}
+
+// ActivityOptions bound one activity execution.
+type ActivityOptions struct {
+	// StartToCloseTimeout bounds one attempt (0: no bound beyond the
+	// workflow's).
+	StartToCloseTimeout time.Duration
+	// Retry says how failed attempts are retried; zero means one attempt.
+	Retry RetryPolicy
+}
+
+// RetryPolicy retries failed activity attempts with exponential backoff.
+// Errors marked NonRetryable (see NewNonRetryableError) are not retried.
+type RetryPolicy struct {
+	// MaxAttempts counts the first attempt; 0 or 1 means no retry.
+	MaxAttempts        int
+	InitialInterval    time.Duration
+	BackoffCoefficient float64
+	MaxInterval        time.Duration
+}
+
+// WorkflowContext is what workflow code may use.
+type WorkflowContext interface {
+	// Context is canceled when the workflow is; pass it to nothing that
+	// does I/O.
+	Context() context.Context
+	// WorkflowID is the execution id.
+	WorkflowID() string
+	// Now is the workflow's deterministic clock.
+	Now() time.Time
+	// IsReplaying reports whether the code is re-running history (durable
+	// engines); side effects such as event publication are skipped then.
+	IsReplaying() bool
+	// ExecuteActivity runs a registered activity (with opts overriding its
+	// defaults when non-zero) and stores its output in out (may be nil).
+	ExecuteActivity(name string, opts ActivityOptions, input any, out any) error
+	// ExecuteChild runs a registered workflow as a child and stores its
+	// output in out (may be nil).
+	ExecuteChild(id, workflow string, input any, out any) error
+	// Sleep waits for d on the workflow clock.
+	Sleep(d time.Duration) error
+}

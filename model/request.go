@@ -1,0 +1,138 @@
+package model
+
+import (
+	"encoding/json"
+	"errors"
+	"slices"
+
+	"github.com/quiver-go/quiver/search"
+)
+
+// ErrToolSearchUnsupported is returned by a client given deferred tools it
+// cannot search: the runtime never falls back to advertising them eagerly.
+var ErrToolSearchUnsupported = errors.New("model: tool search is not supported by this client; advertise the tools inline or enable portable search for the agent")
+
+// ModelClass names a kind of model an agent asks for when it does not pin a
+// model id; each runtime maps classes to clients.
+type ModelClass string
+
+// The model classes.
+const (
+	ModelClassDefault       ModelClass = "default"
+	ModelClassSmall         ModelClass = "small"
+	ModelClassHighReasoning ModelClass = "high-reasoning"
+)
+
+// Request is one model invocation.
+type Request struct {
+	// Model is a provider model id; empty uses Class.
+	Model string `json:"model,omitempty"`
+	// Class selects a model by class when Model is empty.
+	Class ModelClass `json:"class,omitempty"`
+	// System is the system prompt, sent before Messages.
+	System string `json:"system,omitempty"`
+	// Messages is the conversation so far.
+	Messages []Message `json:"messages"`
+	// Tools are the definitions the model may call (wire names).
+	Tools []ToolDefinition `json:"tools,omitempty"`
+	// ToolChoice constrains tool use; zero means auto.
+	ToolChoice ToolChoice `json:"tool_choice,omitzero"`
+	// MaxTokens caps the output tokens of the invocation, search rounds
+	// included; 0 leaves the provider default (adapters that need a cap
+	// reject 0).
+	MaxTokens int `json:"max_tokens,omitempty"`
+	// Cache places prompt-cache checkpoints.
+	Cache CacheCheckpoints `json:"cache,omitzero"`
+	// Search says how deferred tools are discovered.
+	Search SearchSettings `json:"search,omitzero"`
+}
+
+// ToolChoiceMode is how the model may use tools.
+type ToolChoiceMode string
+
+// The tool choice modes.
+const (
+	ToolChoiceAuto     ToolChoiceMode = ""
+	ToolChoiceNone     ToolChoiceMode = "none"
+	ToolChoiceRequired ToolChoiceMode = "required"
+	// ToolChoiceTool forces the tool named by ToolChoice.Name.
+	ToolChoiceTool ToolChoiceMode = "tool"
+)
+
+// ToolChoice constrains tool use.
+type ToolChoice struct {
+	Mode ToolChoiceMode `json:"mode,omitempty"`
+	// Name is the forced tool's wire name with ToolChoiceTool.
+	Name string `json:"name,omitempty"`
+}
+
+// CacheCheckpoints places prompt-cache checkpoints for providers that
+// support them; an adapter that cannot honour one returns an error.
+type CacheCheckpoints struct {
+	AfterSystem bool `json:"after_system,omitempty"`
+	AfterTools  bool `json:"after_tools,omitempty"`
+}
+
+// SearchMode says who searches deferred tools.
+type SearchMode string
+
+// The search modes.
+const (
+	// SearchNative uses the provider's own mechanism (OpenAI client-executed
+	// tool_search, Anthropic defer_loading with hosted search); a client
+	// without one returns ErrToolSearchUnsupported.
+	SearchNative SearchMode = ""
+	// SearchPortable adds a search_tools function that our code answers.
+	SearchPortable SearchMode = "portable"
+)
+
+// DefaultSearchToolName is the portable search tool's wire name.
+const DefaultSearchToolName = "search_tools"
+
+// DefaultSearchCap is how many searches our code answers per turn.
+const DefaultSearchCap = 3
+
+// SearchSettings configure discovery of deferred tools.
+type SearchSettings struct {
+	Mode SearchMode `json:"mode,omitempty"`
+	// ToolName is the portable search tool's name (DefaultSearchToolName
+	// when empty).
+	ToolName string `json:"tool_name,omitempty"`
+	// Cap is the per-turn search budget (DefaultSearchCap when 0).
+	Cap int `json:"cap,omitempty"`
+}
+
+// ToolDefinition is one tool as advertised to a model.
+type ToolDefinition struct {
+	// Name is the wire name.
+	Name string `json:"name"`
+	// Title is the human title.
+	Title string `json:"title,omitempty"`
+	// Description tells the model what the tool does.
+	Description string `json:"description"`
+	// InputSchema is the payload's JSON Schema as the model sees it.
+	InputSchema json.RawMessage `json:"input_schema"`
+	// Deferred tools are loaded by search, not advertised up front.
+	Deferred bool `json:"deferred,omitempty"`
+	// Search is the tool's search document (required when Deferred).
+	Search *search.Document `json:"search,omitempty"`
+	// Examples are declared root payload examples (raw JSON).
+	Examples []json.RawMessage `json:"examples,omitempty"`
+}
+
+// Clone returns a deep copy of d.
+func (d ToolDefinition) Clone() ToolDefinition {
+	c := d
+	c.InputSchema = slices.Clone(d.InputSchema)
+	if d.Search != nil {
+		s := d.Search.Clone()
+		c.Search = &s
+	}
+	if d.Examples != nil {
+		c.Examples = make([]json.RawMessage, len(d.Examples))
+		for i, e := range d.Examples {
+			c.Examples[i] = slices.Clone(e)
+		}
+	}
+	return c
+}

@@ -1,0 +1,75 @@
+package planner
+
+import (
+	"context"
+
+	"github.com/quiver-go/quiver/model"
+	"github.com/quiver-go/quiver/tools"
+)
+
+// Planner decides an agent's next step.
+type Planner interface {
+	// PlanStart plans the first step of a run.
+	PlanStart(ctx context.Context, in *PlanInput) (*PlanResult, error)
+	// PlanResume plans the next step after tool results (or a finalization
+	// request).
+	PlanResume(ctx context.Context, in *PlanResumeInput) (*PlanResult, error)
+}
+
+// PlanInput is what a planner gets for one planning step.
+type PlanInput struct {
+	// Agent is the planner context of this step.
+	Agent Context
+	// RunID, SessionID and TurnID identify the run.
+	RunID, SessionID, TurnID string
+	// Labels are the run labels (a copy).
+	Labels map[string]string
+}
+
+// PlanResumeInput adds the results of the previous step.
+type PlanResumeInput struct {
+	PlanInput
+	// ToolOutputs are the results of the previous step's calls, compact:
+	// successful bookkeeping results are left out (they stay in the
+	// transcript and events).
+	ToolOutputs []ToolOutput
+	// Finalize, when set, asks for a final response now: no tools are
+	// advertised and any tool call is discarded.
+	Finalize *Finalize
+}
+
+// Finalize says why the runtime asks the planner to finish.
+type Finalize struct {
+	Reason TerminationReason
+}
+
+// ToolOutput is one executed call as the planner sees it.
+type ToolOutput struct {
+	CallID string      `json:"call_id"`
+	Name   tools.Ident `json:"name"`
+	// Result is the result JSON the model sees (bounds projected).
+	Result []byte `json:"result,omitempty"`
+	// Failure is set when the call failed.
+	Failure *ToolFailure `json:"failure,omitempty"`
+}
+
+// Context is the planner's view of the run during one planning step.
+type Context interface {
+	// AdvertisedToolDefinitions returns fresh copies of the definitions the
+	// model may see this step (wire names; deferred ones flagged).
+	AdvertisedToolDefinitions() []model.ToolDefinition
+	// PrepareMessages returns the conversation to send, with the history
+	// policy applied (once per planning step) and pending reminders added.
+	PrepareMessages(ctx context.Context) ([]model.Message, error)
+	// SystemPrompt is the agent's system prompt.
+	SystemPrompt() string
+	// Model returns the client for a class (ModelClassDefault when "").
+	Model(class model.ModelClass) (model.Client, error)
+	// SearchSettings are the agent's discovery settings.
+	SearchSettings() model.SearchSettings
+	// AddReminder queues a reminder for the next model request, subject to
+	// its rate limit and per-run cap.
+	AddReminder(r Reminder)
+	// RemoveReminder drops a queued reminder by id.
+	RemoveReminder(id string)
+}
