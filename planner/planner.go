@@ -72,4 +72,20 @@ type Context interface {
 	AddReminder(r Reminder)
 	// RemoveReminder drops a queued reminder by id.
 	RemoveReminder(id string)
+	// RequestOptions are the agent's settings for model requests.
+	RequestOptions() RequestOptions
+}
+
+// RequestOptions are an agent's settings for the model requests of a step.
+type RequestOptions struct {
+	// ModelID pins a model; Class picks one by class when ModelID is empty.
+	ModelID string
+	Class   model.ModelClass
+	// MaxTokens caps each invocation's output.
+	MaxTokens int
+	// Cache places prompt-cache checkpoints.
+	Cache model.CacheCheckpoints
+	// Finalize is set when the step must answer now: only terminal tools
+	// are advertised and other calls are discarded.
+	Finalize bool
 }

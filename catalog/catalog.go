@@ -1,0 +1,119 @@
+package catalog
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/quiver-go/quiver/model"
+	"github.com/quiver-go/quiver/tools"
+)
+
+// Entry is one tool offered to a catalog.
+type Entry struct {
+	Spec tools.ToolSpec
+	// Deferred tools are loaded by search rather than advertised up front.
+	Deferred bool
+}
+
+// Catalog is one planning activity's tool surface. It is immutable.
+type Catalog struct {
+	entries []Entry // sorted by ident
+	byIdent map[tools.Ident]int
+	wire    *tools.WireNames
+}
+
+// New builds a catalog from the entries the filter keeps. Entries must have
+// distinct idents and valid specs.
+func New(entries []Entry, filter Filter, labels map[string]string) (*Catalog, error) {
+	c := &Catalog{byIdent: make(map[tools.Ident]int)}
+	for _, e := range entries {
+		if _, dup := c.byIdent[e.Spec.Name]; dup {
+			return nil, fmt.Errorf("catalog: tool %s is offered twice; each tool may come from one source only", e.Spec.Name)
+		}
+		c.byIdent[e.Spec.Name] = -1
+		if !filter.Allows(e.Spec, labels) {
+			continue
+		}
+		c.entries = append(c.entries, Entry{Spec: e.Spec.Clone(), Deferred: e.Deferred})
+	}
+	slices.SortFunc(c.entries, func(a, b Entry) int { return compareIdents(a.Spec.Name, b.Spec.Name) })
+	clear(c.byIdent)
+	idents := make([]tools.Ident, len(c.entries))
+	for i, e := range c.entries {
+		c.byIdent[e.Spec.Name] = i
+		idents[i] = e.Spec.Name
+	}
+	wire, err := tools.NewWireNames(idents)
+	if err != nil {
+		return nil, fmt.Errorf("catalog: %w", err)
+	}
+	c.wire = wire
+	return c, nil
+}
+
+func compareIdents(a, b tools.Ident) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// Len returns the number of tools in the catalog.
+func (c *Catalog) Len() int { return len(c.entries) }
+
+// Spec returns a copy of the spec of ident.
+func (c *Catalog) Spec(ident tools.Ident) (tools.ToolSpec, bool) {
+	i, ok := c.byIdent[ident]
+	if !ok {
+		return tools.ToolSpec{}, false
+	}
+	return c.entries[i].Spec.Clone(), true
+}
+
+// Wire returns the wire name of ident.
+func (c *Catalog) Wire(ident tools.Ident) (string, bool) { return c.wire.Wire(ident) }
+
+// Ident returns the tool a wire name stands for.
+func (c *Catalog) Ident(wire string) (tools.Ident, bool) { return c.wire.Ident(wire) }
+
+// AdvertisedToolDefinitions returns fresh definitions of every tool, in
+// ident order: inline tools in full, deferred ones flagged with their search
+// documents.
+func (c *Catalog) AdvertisedToolDefinitions() []model.ToolDefinition {
+	defs := make([]model.ToolDefinition, 0, len(c.entries))
+	for _, e := range c.entries {
+		wire, _ := c.wire.Wire(e.Spec.Name)
+		d := model.ToolDefinition{
+			Name:        wire,
+			Title:       e.Spec.Title,
+			Description: e.Spec.Description,
+			InputSchema: slices.Clone(e.Spec.Payload.Schema),
+			Deferred:    e.Deferred,
+		}
+		if len(d.InputSchema) == 0 {
+			d.InputSchema = []byte(`{"type":"object"}`)
+		}
+		if ex := e.Spec.Payload.Example; ex != nil && len(ex.Raw) > 0 {
+			d.Examples = append(d.Examples, slices.Clone(ex.Raw))
+		}
+		if e.Deferred {
+			doc := e.Spec.Search.Clone()
+			d.Search = &doc
+		}
+		defs = append(defs, d)
+	}
+	return defs
+}
+
+// Snapshot returns the catalog's admission data.
+func (c *Catalog) Snapshot() Snapshot {
+	s := Snapshot{Tools: make([]SnapshotTool, len(c.entries))}
+	for i, e := range c.entries {
+		wire, _ := c.wire.Wire(e.Spec.Name)
+		s.Tools[i] = SnapshotTool{Ident: e.Spec.Name, Wire: wire, Deferred: e.Deferred}
+	}
+	return s
+}

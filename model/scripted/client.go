@@ -1,0 +1,257 @@
+package scripted
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"sync"
+
+	"github.com/quiver-go/quiver/model"
+	"github.com/quiver-go/quiver/model/tokencount"
+)
+
+// ErrScriptExhausted is returned, wrapped with the script's length, for a
+// request that comes after the last step.
+var ErrScriptExhausted = errors.New("scripted: script exhausted")
+
+// Client is a model.Client that answers requests with the steps of a
+// script, in order, and records every request. It also implements
+// model.TokenCounter. It is safe for concurrent use.
+type Client struct {
+	steps []Step
+
+	countOnce sync.Once
+	counter   *tokencount.Counter
+	countErr  error
+
+	mu       sync.Mutex
+	next     int // index of the next step to play
+	emitted  int // tool calls emitted so far, for call ids
+	requests []model.Request
+}
+
+// New returns a client playing steps in order, one per request.
+func New(steps ...Step) *Client {
+	return &Client{steps: slices.Clone(steps)}
+}
+
+// Complete answers req with the next step of the script. A cancelled ctx
+// or a nil req is refused before anything is recorded or played; otherwise
+// the request is recorded, and a request past the end of the script fails
+// with ErrScriptExhausted. Errors of Fail steps and of Func functions are
+// returned as given; other errors name the step.
+func (c *Client) Complete(ctx context.Context, req *model.Request) (*model.Response, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("scripted: %w", err)
+	}
+	if req == nil {
+		return nil, errors.New("scripted: nil request")
+	}
+	c.mu.Lock()
+	c.requests = append(c.requests, cloneRequest(req))
+	i := c.next
+	if i >= len(c.steps) {
+		c.mu.Unlock()
+		return nil, fmt.Errorf("%w after %d responses; the run asked for another model response: add a step", ErrScriptExhausted, len(c.steps))
+	}
+	c.next++
+	step := c.steps[i]
+	c.mu.Unlock()
+
+	if step.err != nil {
+		return nil, fmt.Errorf("scripted: step %d: %w", i+1, step.err)
+	}
+	if step.play == nil {
+		return nil, fmt.Errorf("scripted: step %d is the zero Step: build steps with Reply, Call, Calls, Assistant, Respond, Fail, Func or Choose", i+1)
+	}
+	own := cloneRequest(req)
+	resp, err := step.play(ctx, c, &own)
+	if err != nil {
+		if v, ok := err.(verbatim); ok {
+			return nil, v.err
+		}
+		return nil, fmt.Errorf("scripted: step %d %s: %w", i+1, step, err)
+	}
+	return resp, nil
+}
+
+// Stream answers req like Complete and delivers the response as chunks:
+// one per text part, one per tool call of Response.ToolCalls, then
+// ChunkDone with the whole response; then Recv returns io.EOF. Errors that
+// Complete would return are returned by Stream itself. Recv fails once ctx
+// is cancelled.
+func (c *Client) Stream(ctx context.Context, req *model.Request) (model.Streamer, error) {
+	resp, err := c.Complete(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	return newStream(ctx, resp), nil
+}
+
+// Requests returns deep copies of the requests received so far, in order.
+func (c *Client) Requests() []model.Request {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := make([]model.Request, len(c.requests))
+	for i := range c.requests {
+		out[i] = cloneRequest(&c.requests[i])
+	}
+	return out
+}
+
+// Remaining returns how many steps are left to play.
+func (c *Client) Remaining() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.steps) - c.next
+}
+
+// Calls returns how many requests the client has received and recorded:
+// answered, failed or past the end of the script (requests refused for a
+// cancelled context or a nil request excepted). It equals len(Requests()).
+func (c *Client) Calls() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.requests)
+}
+
+// CountTokens counts the tokens of a conversation with a
+// tokencount.Counter (o200k_base); it records nothing and plays no step.
+func (c *Client) CountTokens(ctx context.Context, system string, msgs []model.Message) (int, error) {
+	counter, err := c.tokenCounter()
+	if err != nil {
+		return 0, err
+	}
+	return counter.CountTokens(ctx, system, msgs)
+}
+
+// tokenCounter returns the client's counter, built on first use.
+func (c *Client) tokenCounter() (*tokencount.Counter, error) {
+	c.countOnce.Do(func() {
+		c.counter, c.countErr = tokencount.NewCounter()
+	})
+	return c.counter, c.countErr
+}
+
+// usage returns the usage of answering req with msgs: input tokens of the
+// whole request, output tokens of the messages' content.
+func (c *Client) usage(ctx context.Context, req *model.Request, msgs []model.Message) (model.Usage, error) {
+	counter, err := c.tokenCounter()
+	if err != nil {
+		return model.Usage{}, err
+	}
+	in, err := counter.CountRequest(ctx, req)
+	if err != nil {
+		return model.Usage{}, err
+	}
+	out, err := counter.CountContent(msgs)
+	if err != nil {
+		return model.Usage{}, err
+	}
+	return model.Usage{InputTokens: in, OutputTokens: out}, nil
+}
+
+// reserveCalls reserves n call numbers and returns the first.
+func (c *Client) reserveCalls(n int) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	first := c.emitted + 1
+	c.emitted += n
+	return first
+}
+
+// verbatim marks an error a step returns as given: a Fail error or one
+// from a Func function.
+type verbatim struct{ err error }
+
+// Error returns the wrapped error's message.
+func (v verbatim) Error() string { return v.err.Error() }
+
+// stream delivers a scripted response as chunks.
+type stream struct {
+	ctx    context.Context
+	mu     sync.Mutex
+	chunks []model.Chunk
+	next   int
+	closed bool
+}
+
+// newStream returns a stream of resp's chunks.
+func newStream(ctx context.Context, resp *model.Response) *stream {
+	var chunks []model.Chunk
+	for _, m := range resp.Messages {
+		for _, p := range m.Parts {
+			if p.Kind == model.PartText && p.Text != "" {
+				chunks = append(chunks, model.Chunk{Kind: model.ChunkText, Text: p.Text})
+			}
+		}
+	}
+	for _, call := range resp.ToolCalls {
+		call.Payload = slices.Clone(call.Payload)
+		chunks = append(chunks, model.Chunk{Kind: model.ChunkToolCall, ToolCall: &call})
+	}
+	chunks = append(chunks, model.Chunk{Kind: model.ChunkDone, Response: resp})
+	return &stream{ctx: ctx, chunks: chunks}
+}
+
+// Recv returns the next chunk, io.EOF after ChunkDone, or an error once
+// the stream is closed or its context cancelled.
+func (s *stream) Recv() (model.Chunk, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return model.Chunk{}, errors.New("scripted: Recv on a closed stream")
+	}
+	if s.next >= len(s.chunks) {
+		return model.Chunk{}, io.EOF
+	}
+	if err := s.ctx.Err(); err != nil {
+		return model.Chunk{}, fmt.Errorf("scripted: %w", err)
+	}
+	ch := s.chunks[s.next]
+	s.next++
+	return ch, nil
+}
+
+// Close releases the stream; it may be called more than once.
+func (s *stream) Close() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.closed = true
+	return nil
+}
+
+// cloneRequest returns a deep copy of req.
+func cloneRequest(req *model.Request) model.Request {
+	c := *req
+	c.Messages = model.CloneMessages(req.Messages)
+	if req.Tools != nil {
+		c.Tools = make([]model.ToolDefinition, len(req.Tools))
+		for i, d := range req.Tools {
+			c.Tools[i] = d.Clone()
+		}
+	}
+	return c
+}
+
+// cloneResponse returns a deep copy of resp.
+func cloneResponse(resp *model.Response) *model.Response {
+	c := *resp
+	c.Messages = model.CloneMessages(resp.Messages)
+	if resp.ToolCalls != nil {
+		c.ToolCalls = make([]model.ToolCall, len(resp.ToolCalls))
+		for i, call := range resp.ToolCalls {
+			call.Payload = slices.Clone(call.Payload)
+			c.ToolCalls[i] = call
+		}
+	}
+	return &c
+}
+
+// Compile-time checks of the interfaces Client implements.
+var (
+	_ model.Client       = (*Client)(nil)
+	_ model.TokenCounter = (*Client)(nil)
+)
