@@ -1,0 +1,202 @@
+package runtime
+
+import (
+	"fmt"
+
+	"github.com/quiver-go/quiver/catalog"
+	"github.com/quiver-go/quiver/model"
+	"github.com/quiver-go/quiver/planner"
+	"github.com/quiver-go/quiver/tools"
+)
+
+// runBatch admits a batch of calls and executes it.
+//
+// Admission order (DESIGN.md "Admit"): calls the catalog refuses (deferred,
+// not discovered) get their refusal without running and cost nothing;
+// unknown tools become tool_unavailable and count as budgeted; then the
+// batch's budgeted calls are checked against MaxToolCalls all together — a
+// batch that does not fit is rejected whole and the run finalizes with
+// reason tool_cap.
+func (r *runner) runBatch(b *batchState, calls []planner.ToolRequest) (RunOutput, *planner.Finalize, bool, error) {
+	budgeted := 0
+	for _, c := range calls {
+		ac := admittedCall{CallID: c.CallID, Wire: c.Name, Payload: c.Payload}
+		adm := r.snapshot.Admit(c.Name, c.Ident)
+		switch adm.Verdict {
+		case catalog.Refused:
+			ac.Ident = adm.Ident
+			ac.Failure = &planner.ToolFailure{Code: "not_in_active_set", Message: adm.Message, Recovery: planner.RecoveryCorrectCall}
+		case catalog.Unknown:
+			ac.Ident = c.Ident
+			ac.Budgeted = true
+			ac.Failure = &planner.ToolFailure{Code: "tool_unavailable", Message: adm.Message, Recovery: planner.RecoveryReplan}
+		default:
+			ac.Ident = adm.Ident
+			if ac.Wire == "" {
+				ac.Wire, _ = r.snapshot.Wire(adm.Ident)
+			}
+			t, _ := r.rt.tool(adm.Ident)
+			ac.Budgeted = t == nil || !t.spec.IsBookkeeping()
+		}
+		if ac.Budgeted {
+			budgeted++
+		}
+		b.Calls = append(b.Calls, ac)
+	}
+	if limit := r.agent.reg.Policy.MaxToolCalls; limit > 0 && budgeted > 0 && r.st.ToolCalls+budgeted > limit && b.Finalizing == "" {
+		for _, ac := range b.Calls {
+			r.appendResult(ac.CallID, ac.Wire, nil, &planner.ToolFailure{
+				Code:     "tool_cap",
+				Message:  fmt.Sprintf("Not run: this batch needs %d tool calls but only %d of %d remain.", budgeted, limit-r.st.ToolCalls, limit),
+				Recovery: planner.RecoveryFinish,
+			})
+		}
+		return RunOutput{}, &planner.Finalize{Reason: planner.ReasonToolCap}, false, nil
+	}
+	r.st.ToolCalls += budgeted
+	return r.continueBatch(b)
+}
+
+// continueBatch executes the batch's remaining calls in order. A call that
+// needs confirmation (or clarification) suspends the run with the rest of
+// the batch saved in the checkpoint.
+func (r *runner) continueBatch(b *batchState) (RunOutput, *planner.Finalize, bool, error) {
+	r.st.Batch = b
+	for b.Next < len(b.Calls) {
+		ac := &b.Calls[b.Next]
+		if ac.Failure != nil {
+			r.appendResult(ac.CallID, ac.Wire, nil, ac.Failure)
+			r.emit(ToolResultReceived{RunID: r.st.RunID, CallID: ac.CallID, Tool: ac.Ident, Result: failureJSON(ac.Failure), Failure: ac.Failure})
+			b.Outcome.Rejected = true
+			b.Next++
+			continue
+		}
+		if item, ok := r.needsConfirmation(ac); ok {
+			return r.suspend([]PendingItem{item})
+		}
+		susp, err := r.execute(b, ac)
+		if err != nil {
+			return RunOutput{}, nil, false, err
+		}
+		if susp != nil {
+			return r.suspend([]PendingItem{*susp})
+		}
+		b.Next++
+	}
+	r.st.Batch = nil
+	return r.afterBatch(b)
+}
+
+// afterBatch applies the rules that follow an executed batch: terminal
+// tools end the run, successful budgeted work resets the recovery count,
+// rejected results cost a recovery turn.
+func (r *runner) afterBatch(b *batchState) (RunOutput, *planner.Finalize, bool, error) {
+	o := b.Outcome
+	if o.Terminal != nil {
+		reason := planner.ReasonTerminalTool
+		return r.complete(reason, nil, o.Terminal), nil, true, nil
+	}
+	if b.Finalizing != "" {
+		return r.complete(b.Finalizing, b.Final, nil), nil, true, nil
+	}
+	if o.MissingFinalize {
+		return RunOutput{}, &planner.Finalize{Reason: planner.ReasonMissingFields}, false, nil
+	}
+	if b.Final != nil {
+		return r.complete(planner.ReasonFinalResponse, b.Final, nil), nil, true, nil
+	}
+	if b.Await != nil {
+		return r.await(b.Await)
+	}
+	if o.SuccessBudgeted {
+		r.st.Recovery = 0
+	} else if o.Rejected {
+		if r.st.Recovery >= r.agent.reg.Policy.maxRecovery() {
+			return RunOutput{}, &planner.Finalize{Reason: planner.ReasonRecoveryExhausted}, false, nil
+		}
+		r.st.Recovery++
+	}
+	return RunOutput{}, nil, false, nil
+}
+
+// appendResult adds a tool result to the transcript and to the outputs the
+// next PlanResume receives.
+func (r *runner) appendResult(callID, wire string, content []byte, failure *planner.ToolFailure) {
+	if failure != nil {
+		content = failureJSON(failure)
+	}
+	r.st.Transcript = append(r.st.Transcript, model.Message{Role: model.RoleTool, Parts: []model.Part{{
+		Kind:       model.PartToolResult,
+		ToolResult: &model.ToolResult{CallID: callID, Name: wire, Content: content, IsError: failure != nil},
+	}}})
+}
+
+// isBookkeepingOnly reports whether every call resolves to a bookkeeping,
+// non-terminal tool.
+func (r *runner) isBookkeepingOnly(calls []planner.ToolRequest) bool {
+	if len(calls) == 0 {
+		return false
+	}
+	for _, c := range calls {
+		spec, ok := r.admittedSpec(c)
+		if !ok || !spec.IsBookkeeping() || spec.TerminalRun {
+			return false
+		}
+	}
+	return true
+}
+
+// allTerminal reports whether every call resolves to a terminal tool.
+func (r *runner) allTerminal(calls []planner.ToolRequest) bool {
+	for _, c := range calls {
+		spec, ok := r.admittedSpec(c)
+		if !ok || !spec.TerminalRun {
+			return false
+		}
+	}
+	return true
+}
+
+func (r *runner) admittedSpec(c planner.ToolRequest) (tools.ToolSpec, bool) {
+	adm := r.snapshot.Admit(c.Name, c.Ident)
+	if adm.Verdict != catalog.Admitted {
+		return tools.ToolSpec{}, false
+	}
+	t, ok := r.rt.tool(adm.Ident)
+	if !ok {
+		return tools.ToolSpec{}, false
+	}
+	return t.spec, true
+}
+
+// complete ends the run.
+func (r *runner) complete(reason planner.TerminationReason, final *planner.FinalResponse, result *planner.ToolResult) RunOutput {
+	out := r.output(StatusCompleted)
+	out.Reason = reason
+	out.Final = final
+	out.FinalToolResult = result
+	if err := r.record(recordInput{State: *r.st, Completed: true}); err != nil {
+		// Recording is best effort for the caller's sake: the output still
+		// carries the messages.
+		r.emit(RunCompleted{RunID: r.st.RunID, Reason: reason})
+		return out
+	}
+	r.emit(RunCompleted{RunID: r.st.RunID, Reason: reason})
+	return out
+}
+
+// output builds the run output common to completion and suspension.
+func (r *runner) output(status RunStatus) RunOutput {
+	return RunOutput{
+		RunID:     r.st.RunID,
+		SessionID: r.st.SessionID,
+		TurnID:    r.st.TurnID,
+		Agent:     r.st.Agent,
+		Status:    status,
+		Messages:  r.st.turnMessages(),
+		Timeline:  r.st.Timeline,
+		Evidence:  r.st.Evidence,
+		ToolCalls: r.st.ToolCalls,
+		Usage:     r.st.Usage,
+	}
+}

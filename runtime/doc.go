@@ -1,0 +1,21 @@
+// Package runtime runs agents: it registers toolsets, agents and models,
+// and drives each run through plan → admit → confirm → execute → resume on
+// an engine (engine/inmem by default), enforcing the agent's run policy —
+// tool-call and recovery caps, time budgets, terminal and bookkeeping
+// tools, confirmations, injected fields, server data audiences, bounded
+// results, hints, reminders and history policies — and publishing typed
+// events.
+//
+// Invariants:
+//   - Workflow code (runWorkflow and what it calls) is deterministic: it
+//     reads time from the engine, does I/O only through activities (plan,
+//     execute tool) and publishes events only when not replaying.
+//   - Every planning activity builds its own catalog; admission decides on
+//     that catalog's snapshot, before any cap is checked.
+//   - A batch of calls is admitted whole or rejected whole.
+//   - A suspended run (confirmation, clarification) ends its workflow with a
+//     RunSuspension checkpoint; Continue starts a continuation. Nothing waits
+//     in memory, and time spent suspended does not count against budgets.
+//   - Server data never reaches a model request; injected fields never
+//     appear in a schema a model sees.
+package runtime

@@ -1,0 +1,172 @@
+package runtime
+
+import (
+	"sync"
+
+	"github.com/quiver-go/quiver/model"
+	"github.com/quiver-go/quiver/planner"
+	"github.com/quiver-go/quiver/tools"
+)
+
+// EventType names an event.
+type EventType string
+
+// The event types.
+const (
+	EventRunStarted        EventType = "run_started"
+	EventPlanned           EventType = "planned"
+	EventToolCallScheduled EventType = "tool_call_scheduled"
+	EventToolResult        EventType = "tool_result"
+	EventAwaiting          EventType = "awaiting"
+	EventUsage             EventType = "usage"
+	EventRunCompleted      EventType = "run_completed"
+)
+
+// Event is one typed run event. Each concrete type below implements it.
+type Event interface {
+	// Type names the event.
+	Type() EventType
+	// Run returns the run id.
+	Run() string
+}
+
+// RunStarted: a run (or its continuation) began.
+type RunStarted struct {
+	RunID, Agent, SessionID string
+	// Continued is set for a continuation after a suspension.
+	Continued bool
+}
+
+// Planned: a planning step decided.
+type Planned struct {
+	RunID string
+	Step  int
+	// ToolCalls are the wire names of the planned calls.
+	ToolCalls []string
+	// Final is set when the step answered.
+	Final bool
+	// Text is the assistant's text of the step.
+	Text string
+}
+
+// ToolCallScheduled: an admitted call is about to run.
+type ToolCallScheduled struct {
+	RunID, CallID string
+	Tool          tools.Ident
+	// DisplayHint is the rendered call hint (the tool title when no hint
+	// renders).
+	DisplayHint string
+	Payload     []byte
+}
+
+// ToolResultReceived: a call finished (or was refused without running).
+type ToolResultReceived struct {
+	RunID, CallID string
+	Tool          tools.Ident
+	// Result is the JSON the model sees.
+	Result  []byte
+	Failure *planner.ToolFailure
+	Bounds  *planner.Bounds
+	// DisplayHint is the rendered result hint.
+	DisplayHint string
+	// Timeline is the call's timeline server data (never sent to models).
+	Timeline []planner.ServerData
+}
+
+// Awaiting: the run suspended.
+type Awaiting struct {
+	RunID   string
+	Pending []PendingItem
+}
+
+// UsageReported: a planning step's model usage.
+type UsageReported struct {
+	RunID string
+	Usage model.Usage
+}
+
+// RunCompleted: a run ended.
+type RunCompleted struct {
+	RunID  string
+	Reason planner.TerminationReason
+}
+
+// Type implements Event.
+func (RunStarted) Type() EventType { return EventRunStarted }
+
+// Type implements Event.
+func (Planned) Type() EventType { return EventPlanned }
+
+// Type implements Event.
+func (ToolCallScheduled) Type() EventType { return EventToolCallScheduled }
+
+// Type implements Event.
+func (ToolResultReceived) Type() EventType { return EventToolResult }
+
+// Type implements Event.
+func (Awaiting) Type() EventType { return EventAwaiting }
+
+// Type implements Event.
+func (UsageReported) Type() EventType { return EventUsage }
+
+// Type implements Event.
+func (RunCompleted) Type() EventType { return EventRunCompleted }
+
+// Run implements Event.
+func (e RunStarted) Run() string { return e.RunID }
+
+// Run implements Event.
+func (e Planned) Run() string { return e.RunID }
+
+// Run implements Event.
+func (e ToolCallScheduled) Run() string { return e.RunID }
+
+// Run implements Event.
+func (e ToolResultReceived) Run() string { return e.RunID }
+
+// Run implements Event.
+func (e Awaiting) Run() string { return e.RunID }
+
+// Run implements Event.
+func (e UsageReported) Run() string { return e.RunID }
+
+// Run implements Event.
+func (e RunCompleted) Run() string { return e.RunID }
+
+// Subscribe calls fn with every event of every run, in order per run,
+// until the returned function is called. fn must not block for long.
+func (rt *Runtime) Subscribe(fn func(Event)) (unsubscribe func()) {
+	return rt.events.subscribe(fn)
+}
+
+type eventBus struct {
+	mu   sync.RWMutex
+	next int
+	subs map[int]func(Event)
+}
+
+func (b *eventBus) subscribe(fn func(Event)) func() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.subs == nil {
+		b.subs = make(map[int]func(Event))
+	}
+	id := b.next
+	b.next++
+	b.subs[id] = fn
+	return func() {
+		b.mu.Lock()
+		defer b.mu.Unlock()
+		delete(b.subs, id)
+	}
+}
+
+func (b *eventBus) publish(e Event) {
+	b.mu.RLock()
+	defer b.mu.RUnlock()
+	for id := 0; id < b.next; id++ {
+		if fn, ok := b.subs[id]; ok {
+			fn(e)
+		}
+	}
+}

@@ -1,0 +1,247 @@
+package runtime
+
+import (
+	"encoding/json"
+	"strings"
+
+	"github.com/quiver-go/quiver/engine"
+	"github.com/quiver-go/quiver/planner"
+	"github.com/quiver-go/quiver/runtime/render"
+	"github.com/quiver-go/quiver/tools"
+)
+
+// execute runs one admitted call through the execute activity and records
+// its outcome. It returns a pending clarification when the call lacks
+// required fields under OnMissingFields("await_clarification").
+func (r *runner) execute(b *batchState, ac *admittedCall) (*PendingItem, error) {
+	t, _ := r.rt.tool(ac.Ident)
+	spec := t.spec
+	payload := ac.Payload
+	if len(ac.Clarified) > 0 {
+		payload = mergeObjects(payload, ac.Clarified)
+	}
+	payload, headFailure := r.bindContinuation(spec, payload)
+	if headFailure != nil {
+		r.finishCall(b, ac, spec, executeOutput{Failure: headFailure})
+		return nil, nil
+	}
+	r.emit(ToolCallScheduled{RunID: r.st.RunID, CallID: ac.CallID, Tool: ac.Ident, DisplayHint: r.rt.callHint(t, payload), Payload: payload})
+	in := executeInput{
+		Ident:   ac.Ident,
+		CallID:  ac.CallID,
+		Payload: payload,
+		Meta: tools.CallMeta{
+			RunID:      r.st.RunID,
+			SessionID:  r.st.SessionID,
+			TurnID:     r.st.TurnID,
+			ToolCallID: ac.CallID,
+		},
+		Labels:        r.st.Labels,
+		ResumeMissing: r.agent.reg.Policy.OnMissingFields == MissingFieldsResume,
+	}
+	timeout := r.agent.reg.Policy.toolTimeout()
+	if rem, ok := r.remaining(); ok && (timeout == 0 || rem < timeout) {
+		timeout = max(rem, 1)
+	}
+	out, err := engine.ExecuteActivity[executeOutput](r.wctx, activityExecute, engine.ActivityOptions{StartToCloseTimeout: timeout}, in)
+	if err != nil {
+		if r.wctx.Context().Err() != nil {
+			return nil, err
+		}
+		out = executeOutput{Failure: &planner.ToolFailure{Code: "error", Message: "The tool could not run: " + err.Error(), Recovery: planner.RecoveryReplan}}
+	}
+	if len(out.Missing) > 0 {
+		switch r.agent.reg.Policy.OnMissingFields {
+		case MissingFieldsAwaitClarification:
+			return &PendingItem{
+				Kind:    PendingClarification,
+				CallID:  ac.CallID,
+				Tool:    ac.Ident,
+				Title:   spec.Title,
+				Prompt:  "Please provide: " + strings.Join(out.Missing, ", "),
+				Payload: payload,
+				Fields:  out.Missing,
+			}, nil
+		case MissingFieldsFinalize:
+			b.Outcome.MissingFinalize = true
+		}
+	}
+	r.finishCall(b, ac, spec, out)
+	return nil, nil
+}
+
+// finishCall records a call's outcome: transcript, events, server data,
+// reminders, pagination heads and the batch's outcome.
+func (r *runner) finishCall(b *batchState, ac *admittedCall, spec tools.ToolSpec, out executeOutput) {
+	content := out.Result
+	if out.Failure != nil {
+		content = failureJSON(out.Failure)
+	}
+	r.appendResult(ac.CallID, ac.Wire, content, nil)
+	if out.Failure != nil {
+		r.st.Transcript[len(r.st.Transcript)-1].Parts[0].ToolResult.IsError = true
+	}
+	var timeline []planner.ServerData
+	for _, sd := range out.ServerData {
+		rec := ServerDataRecord{CallID: ac.CallID, Tool: ac.Ident, Data: sd}
+		switch sd.Audience {
+		case tools.AudienceEvidence:
+			r.st.Evidence = append(r.st.Evidence, rec)
+		case tools.AudienceInternal:
+			// Internal server data serves tool composition only: it is
+			// neither stored nor rendered.
+		default:
+			r.st.Timeline = append(r.st.Timeline, rec)
+			timeline = append(timeline, sd)
+		}
+	}
+	r.emit(ToolResultReceived{RunID: r.st.RunID, CallID: ac.CallID, Tool: ac.Ident, Result: content, Failure: out.Failure, Bounds: out.Bounds, DisplayHint: out.ResultHint, Timeline: timeline})
+	if out.Failure == nil && spec.ResultReminder != "" {
+		r.st.ResultReminders = append(r.st.ResultReminders, spec.ResultReminder)
+	}
+	if out.Failure == nil {
+		r.advanceHeads(ac.Ident, spec, out.Bounds)
+	}
+	switch {
+	case out.Failure != nil:
+		b.Outcome.Rejected = true
+	case spec.TerminalRun:
+		res := planner.ToolResult{Result: content, Bounds: out.Bounds}
+		b.Outcome.Terminal = &res
+		b.Outcome.TerminalIdent = ac.Ident
+	case ac.Budgeted:
+		b.Outcome.SuccessBudgeted = true
+	}
+	// Successful bookkeeping results stay in the transcript and events but
+	// are left out of the compact outputs the planner resumes with.
+	if out.Failure != nil || !spec.IsBookkeeping() {
+		r.st.Outputs = append(r.st.Outputs, planner.ToolOutput{CallID: ac.CallID, Name: ac.Ident, Result: content, Failure: out.Failure})
+	}
+}
+
+// bindContinuation fills the cursor of a ContinueWith partner called
+// without one, from the single active chain head; several heads make the
+// no-argument continuation unavailable.
+func (r *runner) bindContinuation(spec tools.ToolSpec, payload json.RawMessage) (json.RawMessage, *planner.ToolFailure) {
+	var heads []chainHead
+	for _, h := range r.st.Heads {
+		if h.Partner == spec.Name {
+			heads = append(heads, h)
+		}
+	}
+	if len(heads) == 0 && !r.isPartner(spec.Name) {
+		return payload, nil
+	}
+	field := "cursor"
+	if spec.Bounds != nil && spec.Bounds.Cursor != "" {
+		field = spec.Bounds.Cursor
+	}
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(payload, &obj) == nil {
+		if _, has := obj[field]; has {
+			return payload, nil
+		}
+	}
+	switch len(heads) {
+	case 0:
+		return nil, &planner.ToolFailure{Code: "no_continuation", Message: "There is no further page to continue: call the listing tool first.", Recovery: planner.RecoveryReplan}
+	case 1:
+		return mergeObjects(payload, mustJSON(map[string]string{field: heads[0].Cursor})), nil
+	default:
+		return nil, &planner.ToolFailure{Code: "ambiguous_continuation", Message: "Several result sets can continue, so continuing without arguments is unavailable: repeat the listing call you want to page through.", Recovery: planner.RecoveryReplan}
+	}
+}
+
+// isPartner reports whether any agent tool continues with id.
+func (r *runner) isPartner(id tools.Ident) bool {
+	for _, other := range r.agent.tools {
+		if t, ok := r.rt.tool(other); ok && t.spec.Bounds != nil && t.spec.Bounds.ContinueWith != "" {
+			if tools.Ident(other.Toolset()+"."+t.spec.Bounds.ContinueWith) == id {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// advanceHeads updates the pagination chains after a successful call: a
+// source call in a new step replaces the older heads of its partner; a
+// partner's page advances or ends its chain.
+func (r *runner) advanceHeads(id tools.Ident, spec tools.ToolSpec, bounds *planner.Bounds) {
+	if spec.Bounds == nil {
+		return
+	}
+	next := ""
+	if bounds != nil {
+		next = bounds.NextCursor
+	}
+	if spec.Bounds.ContinueWith != "" {
+		partner := tools.Ident(id.Toolset() + "." + spec.Bounds.ContinueWith)
+		kept := r.st.Heads[:0]
+		for _, h := range r.st.Heads {
+			if h.Partner != partner || h.Step == r.st.Step {
+				kept = append(kept, h)
+			}
+		}
+		r.st.Heads = kept
+		if next != "" {
+			r.st.Heads = append(r.st.Heads, chainHead{Partner: partner, Cursor: next, Step: r.st.Step})
+		}
+		return
+	}
+	// A partner page: advance its (single) head, or end the chain.
+	for i, h := range r.st.Heads {
+		if h.Partner == id {
+			if next == "" {
+				r.st.Heads = append(r.st.Heads[:i], r.st.Heads[i+1:]...)
+			} else {
+				r.st.Heads[i].Cursor = next
+				r.st.Heads[i].Step = r.st.Step
+			}
+			return
+		}
+	}
+}
+
+// callHint renders the display hint of a scheduled call.
+func (rt *Runtime) callHint(t *toolEntry, payload json.RawMessage) string {
+	rt.mu.RLock()
+	override := rt.overrides[t.spec.Name]
+	rt.mu.RUnlock()
+	var typed any
+	if dec := t.toolset.reg.DecodePayload; dec != nil {
+		if v, err := dec(t.spec.Name, payload); err == nil {
+			typed = v
+		}
+	} else {
+		var m map[string]any
+		if json.Unmarshal(payload, &m) == nil {
+			typed = m
+		}
+	}
+	return render.CallHint(t.spec, typed, override)
+}
+
+// mergeObjects returns a with b's keys set (both JSON objects; a non-object
+// a is replaced).
+func mergeObjects(a, b json.RawMessage) json.RawMessage {
+	var ma, mb map[string]json.RawMessage
+	if json.Unmarshal(a, &ma) != nil || ma == nil {
+		ma = map[string]json.RawMessage{}
+	}
+	if json.Unmarshal(b, &mb) != nil {
+		return a
+	}
+	for k, v := range mb {
+		ma[k] = v
+	}
+	return mustJSON(ma)
+}
+
+func mustJSON(v any) json.RawMessage {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic("runtime: marshal of plain JSON values failed: " + err.Error())
+	}
+	return b
+}

@@ -1,0 +1,166 @@
+package runtime
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/quiver-go/quiver/planner"
+	"github.com/quiver-go/quiver/runtime/render"
+	"github.com/quiver-go/quiver/tools"
+)
+
+// executeInput is the execute activity's input.
+type executeInput struct {
+	Ident   tools.Ident       `json:"ident"`
+	CallID  string            `json:"call_id"`
+	Payload json.RawMessage   `json:"payload"`
+	Meta    tools.CallMeta    `json:"meta"`
+	Labels  map[string]string `json:"labels,omitempty"`
+	// ResumeMissing runs the tool despite missing required fields
+	// (OnMissingFields("resume")).
+	ResumeMissing bool `json:"resume_missing,omitempty"`
+}
+
+// executeOutput is the execute activity's output: what the model sees and
+// what the runtime keeps.
+type executeOutput struct {
+	// Result is the JSON the model sees (bounds projected).
+	Result     json.RawMessage      `json:"result,omitempty"`
+	Failure    *planner.ToolFailure `json:"failure,omitempty"`
+	Bounds     *planner.Bounds      `json:"bounds,omitempty"`
+	ServerData []planner.ServerData `json:"server_data,omitempty"`
+	ResultHint string               `json:"result_hint,omitempty"`
+	// Missing lists required fields the payload lacks.
+	Missing []string `json:"missing,omitempty"`
+}
+
+// executeActivity decodes, validates and injects the payload, runs the
+// executor, then validates and projects the result.
+func (rt *Runtime) executeActivity(ctx context.Context, in executeInput) (executeOutput, error) {
+	t, ok := rt.tool(in.Ident)
+	if !ok {
+		return executeOutput{Failure: &planner.ToolFailure{Code: "tool_unavailable", Message: fmt.Sprintf("Tool %s is not registered.", in.Ident), Recovery: planner.RecoveryReplan}}, nil
+	}
+	spec := t.spec
+	payload, out, ok := validatePayload(spec, in)
+	if !ok {
+		return out, nil
+	}
+	payload, err := inject(spec, payload, in.Meta, in.Labels)
+	if err != nil {
+		return executeOutput{Failure: &planner.ToolFailure{Code: "injection_failed", Message: err.Error(), Recovery: planner.RecoveryFinish}}, nil
+	}
+	call := &ToolCall{Ident: in.Ident, Spec: spec.Clone(), Payload: payload, Meta: in.Meta, Labels: in.Labels}
+	res, err := t.toolset.reg.Executor.Execute(ctx, call)
+	if err != nil {
+		if ctx.Err() != nil {
+			return executeOutput{}, err
+		}
+		return executeOutput{Failure: &planner.ToolFailure{Code: "error", Message: err.Error(), Recovery: planner.RecoveryReplan}}, nil
+	}
+	if res == nil {
+		return executeOutput{Failure: &planner.ToolFailure{Code: "error", Message: "The tool returned no result.", Recovery: planner.RecoveryReplan}}, nil
+	}
+	return rt.shapeResult(t, res), nil
+}
+
+// validatePayload checks the model's payload against the tool's schema. A
+// payload lacking only required fields is routed to the missing-fields
+// policy; any other violation returns the teaching error as a correctable
+// failure.
+func validatePayload(spec tools.ToolSpec, in executeInput) (json.RawMessage, executeOutput, bool) {
+	payload := in.Payload
+	if len(payload) == 0 {
+		payload = json.RawMessage(`{}`)
+	}
+	err := spec.Payload.Validate(payload)
+	if err == nil {
+		return payload, executeOutput{}, true
+	}
+	var ve *tools.ValidationError
+	if errors.As(err, &ve) {
+		if missing, only := ve.MissingOnly(); only {
+			if in.ResumeMissing {
+				return payload, executeOutput{}, true
+			}
+			return nil, executeOutput{
+				Missing: missing,
+				Failure: &planner.ToolFailure{Code: "missing_fields", Message: "The call lacks required fields:\n" + ve.Error(), Recovery: planner.RecoveryCorrectCall},
+			}, false
+		}
+	}
+	return nil, executeOutput{Failure: &planner.ToolFailure{Code: "invalid_payload", Message: "The arguments do not match the tool's schema; fix them and call again:\n" + err.Error(), Recovery: planner.RecoveryCorrectCall}}, false
+}
+
+// inject fills the tool's injected fields from call metadata or run labels
+// (label values are validated with the field's own schema).
+func inject(spec tools.ToolSpec, payload json.RawMessage, meta tools.CallMeta, labels map[string]string) (json.RawMessage, error) {
+	if len(spec.Inject) == 0 {
+		return payload, nil
+	}
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(payload, &obj); err != nil || obj == nil {
+		return nil, fmt.Errorf("tool %s has injected fields but its payload is not a JSON object", spec.Name)
+	}
+	for _, f := range spec.Inject {
+		v, ok := f.Value(meta, labels)
+		if !ok {
+			return nil, fmt.Errorf("injected field %q of %s has no value: supply the run label %q with runtime.WithLabels", f.Name, spec.Name, f.Name)
+		}
+		raw := mustJSON(v)
+		if !f.Schema.IsZero() {
+			if err := f.Schema.Validate(raw); err != nil {
+				return nil, fmt.Errorf("run label %q does not fit field %q of %s: %w", f.Name, f.Name, spec.Name, err)
+			}
+		}
+		obj[f.Name] = raw
+	}
+	return mustJSON(obj), nil
+}
+
+// shapeResult validates a result and turns it into what the model sees.
+func (rt *Runtime) shapeResult(t *toolEntry, res *planner.ToolResult) executeOutput {
+	spec := t.spec
+	out := executeOutput{ServerData: res.ServerData}
+	if res.Failure != nil {
+		f := *res.Failure
+		if f.Recovery == "" {
+			f.Recovery = planner.RecoveryReplan
+		}
+		out.Failure = &f
+		return out
+	}
+	result := res.Result
+	if len(result) == 0 {
+		result = json.RawMessage(`{}`)
+	}
+	if err := spec.Result.Validate(result); err != nil {
+		out.Failure = &planner.ToolFailure{Code: "invalid_result", Message: "The tool returned a result that breaks its own contract: " + err.Error(), Recovery: planner.RecoveryReplan}
+		return out
+	}
+	if spec.Bounds != nil {
+		if res.Bounds == nil {
+			out.Failure = &planner.ToolFailure{Code: "missing_bounds", Message: fmt.Sprintf("Bounded tool %s returned no bounds.", spec.Name), Recovery: planner.RecoveryReplan}
+			return out
+		}
+		projected, err := render.ProjectBounds(result, *res.Bounds, spec.Bounds)
+		if err != nil {
+			out.Failure = &planner.ToolFailure{Code: "invalid_result", Message: err.Error(), Recovery: planner.RecoveryReplan}
+			return out
+		}
+		b := *res.Bounds
+		out.Bounds = &b
+		result = projected
+	}
+	out.Result = result
+	var typed any
+	if dec := t.toolset.reg.DecodeResult; dec != nil {
+		typed, _ = dec(spec.Name, res.Result)
+	} else {
+		_ = json.Unmarshal(res.Result, &typed)
+	}
+	out.ResultHint = render.ResultHint(spec, typed, res.Bounds, res.DisplayHint)
+	return out
+}

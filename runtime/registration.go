@@ -1,0 +1,265 @@
+package runtime
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/quiver-go/quiver/model"
+	"github.com/quiver-go/quiver/planner"
+	"github.com/quiver-go/quiver/tools"
+)
+
+// ToolExecutor runs the calls of one toolset.
+type ToolExecutor interface {
+	Execute(ctx context.Context, call *ToolCall) (*planner.ToolResult, error)
+}
+
+// ToolExecutorFunc adapts a function to ToolExecutor.
+type ToolExecutorFunc func(ctx context.Context, call *ToolCall) (*planner.ToolResult, error)
+
+// Execute calls f.
+func (f ToolExecutorFunc) Execute(ctx context.Context, call *ToolCall) (*planner.ToolResult, error) {
+	return f(ctx, call)
+}
+
+// ToolCall is one admitted call handed to an executor.
+type ToolCall struct {
+	// Ident is the tool.
+	Ident tools.Ident
+	// Spec is the contract the call was admitted with.
+	Spec tools.ToolSpec
+	// Payload is the validated payload with injected fields filled in.
+	Payload json.RawMessage
+	// Meta identifies the run and call.
+	Meta tools.CallMeta
+	// Labels are the run labels (a copy).
+	Labels map[string]string
+}
+
+// Decode unmarshals the payload, injected fields included, into v. The
+// payload was validated against the tool's schema before the executor ran,
+// and injection happened then, so no decode path can skip it.
+func (c *ToolCall) Decode(v any) error {
+	if err := json.Unmarshal(c.Payload, v); err != nil {
+		return fmt.Errorf("runtime: %s: decode payload: %w", c.Ident, err)
+	}
+	return nil
+}
+
+// ToolsetRegistration registers a toolset's specs and its executor.
+type ToolsetRegistration struct {
+	// Name is the toolset name: the part of each spec's ident before the
+	// last dot.
+	Name string
+	// Specs are the tools' contracts.
+	Specs []tools.ToolSpec
+	// Executor runs the calls.
+	Executor ToolExecutor
+	// DecodePayload, when set, decodes a payload into the typed value that
+	// call-hint templates render (generated code supplies it); without it
+	// templates see the JSON keys.
+	DecodePayload func(ident tools.Ident, payload json.RawMessage) (any, error)
+	// DecodeResult is the same for result-hint templates.
+	DecodeResult func(ident tools.Ident, result json.RawMessage) (any, error)
+}
+
+type toolsetEntry struct {
+	reg ToolsetRegistration
+}
+
+type toolEntry struct {
+	spec    tools.ToolSpec
+	toolset *toolsetEntry
+}
+
+// RegisterToolset registers a toolset. Every spec must be valid (a
+// non-empty title included — generated code always supplies one) and
+// belong to the toolset; nothing is registered when any is not.
+func (rt *Runtime) RegisterToolset(reg ToolsetRegistration) error {
+	var errs []error
+	if reg.Name == "" {
+		errs = append(errs, errors.New("toolset name is empty"))
+	}
+	if reg.Executor == nil {
+		errs = append(errs, errors.New("executor is nil"))
+	}
+	seen := map[tools.Ident]bool{}
+	for i, s := range reg.Specs {
+		if err := s.Validate(); err != nil {
+			errs = append(errs, fmt.Errorf("spec %d: %w", i, err))
+			continue
+		}
+		if s.Name.Toolset() != reg.Name {
+			errs = append(errs, fmt.Errorf("tool %s does not belong to toolset %q", s.Name, reg.Name))
+		}
+		if seen[s.Name] {
+			errs = append(errs, fmt.Errorf("tool %s is listed twice", s.Name))
+		}
+		seen[s.Name] = true
+	}
+	if len(reg.Specs) == 0 {
+		errs = append(errs, errors.New("toolset has no tools"))
+	}
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	if _, dup := rt.toolsets[reg.Name]; dup {
+		errs = append(errs, fmt.Errorf("toolset %q is already registered", reg.Name))
+	}
+	if len(errs) > 0 {
+		return fmt.Errorf("runtime: register toolset %q: %w", reg.Name, errors.Join(errs...))
+	}
+	e := &toolsetEntry{reg: reg}
+	e.reg.Specs = make([]tools.ToolSpec, len(reg.Specs))
+	for i, s := range reg.Specs {
+		e.reg.Specs[i] = s.Clone()
+		rt.tools[s.Name] = &toolEntry{spec: e.reg.Specs[i], toolset: e}
+	}
+	rt.toolsets[reg.Name] = e
+	return nil
+}
+
+// ToolsetUse is an agent's consumption of a toolset.
+type ToolsetUse struct {
+	// Toolset is the registered toolset name.
+	Toolset string
+	// Tools subsets the toolset by bare tool name (nil: every tool).
+	Tools []string
+	// DeferAll loads every consumed tool by search instead of advertising it.
+	DeferAll bool
+	// Deferred names the consumed tools (bare names) loaded by search.
+	// Deferral belongs to this consumer: other agents using the toolset are
+	// unaffected.
+	Deferred []string
+}
+
+// AgentRegistration registers an agent.
+type AgentRegistration struct {
+	// Name identifies the agent.
+	Name string
+	// Description says what the agent does.
+	Description string
+	// SystemPrompt is sent with every model request.
+	SystemPrompt string
+	// Planner decides each step.
+	Planner planner.Planner
+	// Uses are the toolsets the agent consumes.
+	Uses []ToolsetUse
+	// Policy is the run policy.
+	Policy RunPolicy
+	// ModelID or ModelClass pick the agent's model (the default class when
+	// both are empty).
+	ModelID    string
+	ModelClass model.ModelClass
+	// MaxTokens caps each model invocation's output.
+	MaxTokens int
+	// Search configures discovery of deferred tools.
+	Search model.SearchSettings
+	// HistoryModel summarizes history under a compression policy; token
+	// thresholds need it to implement model.TokenCounter.
+	HistoryModel model.Client
+}
+
+type agentEntry struct {
+	reg      AgentRegistration
+	tools    []tools.Ident // every tool the agent consumes, sorted
+	deferred map[tools.Ident]bool
+}
+
+// RegisterAgent registers an agent after checking its policy and tools.
+func (rt *Runtime) RegisterAgent(reg AgentRegistration) error {
+	var errs []error
+	if reg.Name == "" {
+		errs = append(errs, errors.New("agent name is empty"))
+	}
+	if reg.Planner == nil {
+		errs = append(errs, errors.New("planner is nil"))
+	}
+	_, counts := reg.HistoryModel.(model.TokenCounter)
+	if err := reg.Policy.validate(reg.HistoryModel != nil, counts); err != nil {
+		errs = append(errs, err)
+	}
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	if _, dup := rt.agents[reg.Name]; dup {
+		errs = append(errs, fmt.Errorf("agent %q is already registered", reg.Name))
+	}
+	var idents []tools.Ident
+	deferred := map[tools.Ident]bool{}
+	for _, u := range reg.Uses {
+		if u.DeferAll && len(u.Deferred) > 0 {
+			errs = append(errs, fmt.Errorf("toolset %q: DeferAll and named Deferred tools cannot be combined in one use", u.Toolset))
+		}
+		for i, name := range u.Deferred {
+			if name == "" || slices.Contains(u.Deferred[:i], name) {
+				errs = append(errs, fmt.Errorf("toolset %q: deferred tool names must be non-empty and unique (got %q)", u.Toolset, name))
+			}
+		}
+		ts, ok := rt.toolsets[u.Toolset]
+		if !ok {
+			errs = append(errs, fmt.Errorf("toolset %q is not registered: register it before the agent", u.Toolset))
+			continue
+		}
+		for _, name := range slices.Concat(u.Tools, u.Deferred) {
+			if !slices.ContainsFunc(ts.reg.Specs, func(s tools.ToolSpec) bool { return s.Name.Tool() == name }) {
+				errs = append(errs, fmt.Errorf("toolset %q has no tool %q (use the bare tool name)", u.Toolset, name))
+			}
+		}
+		for _, s := range ts.reg.Specs {
+			if u.Tools != nil && !slices.Contains(u.Tools, s.Name.Tool()) {
+				continue
+			}
+			if slices.Contains(idents, s.Name) {
+				errs = append(errs, fmt.Errorf("tool %s is consumed twice", s.Name))
+				continue
+			}
+			idents = append(idents, s.Name)
+			if u.DeferAll || slices.Contains(u.Deferred, s.Name.Tool()) {
+				deferred[s.Name] = true
+			}
+		}
+	}
+	if len(errs) > 0 {
+		return fmt.Errorf("runtime: register agent %q: %w", reg.Name, errors.Join(errs...))
+	}
+	slices.Sort(idents)
+	rt.agents[reg.Name] = &agentEntry{reg: reg, tools: idents, deferred: deferred}
+	return nil
+}
+
+// agent returns a registered agent.
+func (rt *Runtime) agent(name string) (*agentEntry, error) {
+	rt.mu.RLock()
+	defer rt.mu.RUnlock()
+	a, ok := rt.agents[name]
+	if !ok {
+		return nil, fmt.Errorf("runtime: agent %q is not registered", name)
+	}
+	return a, nil
+}
+
+// tool returns a registered tool.
+func (rt *Runtime) tool(id tools.Ident) (*toolEntry, bool) {
+	rt.mu.RLock()
+	defer rt.mu.RUnlock()
+	t, ok := rt.tools[id]
+	return t, ok
+}
+
+// requiredLabels returns the labels an agent's tools need, sorted.
+func (rt *Runtime) requiredLabels(a *agentEntry) []string {
+	var out []string
+	for _, id := range a.tools {
+		if t, ok := rt.tool(id); ok {
+			for _, l := range t.spec.RequiredLabels {
+				if !slices.Contains(out, l) {
+					out = append(out, l)
+				}
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}

@@ -1,0 +1,266 @@
+package runtime
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"strings"
+
+	"github.com/quiver-go/quiver/engine"
+	"github.com/quiver-go/quiver/model"
+	"github.com/quiver-go/quiver/planner"
+	"github.com/quiver-go/quiver/tools"
+)
+
+// ErrMissingLabels is wrapped by Start when run labels the agent's tools
+// need are absent.
+var ErrMissingLabels = errors.New("runtime: missing required run labels")
+
+// RunInput is what a run starts from.
+type RunInput struct {
+	// SessionID groups runs into a conversation; the session's transcript
+	// is loaded before the run and saved after. Empty starts a new session
+	// named after the run (Start) or none at all (StartOneShot).
+	SessionID string
+	// Messages are the new messages of this turn (usually one user message).
+	Messages []model.Message
+}
+
+// RunOption configures one run.
+type RunOption func(*runOptions)
+
+type runOptions struct {
+	labels map[string]string
+	runID  string
+}
+
+// WithLabels sets the run labels: label-backed injected fields read them,
+// and policies may filter tools by them.
+func WithLabels(labels map[string]string) RunOption {
+	return func(o *runOptions) { o.labels = maps.Clone(labels) }
+}
+
+// WithRunID sets the run id instead of a generated one.
+func WithRunID(id string) RunOption {
+	return func(o *runOptions) { o.runID = id }
+}
+
+// RunStatus says how a run ended.
+type RunStatus string
+
+// The run statuses.
+const (
+	StatusCompleted RunStatus = "completed"
+	StatusSuspended RunStatus = "suspended"
+)
+
+// RunOutput is a finished (or suspended) run.
+type RunOutput struct {
+	RunID     string    `json:"run_id"`
+	SessionID string    `json:"session_id,omitempty"`
+	TurnID    string    `json:"turn_id"`
+	Agent     string    `json:"agent"`
+	Status    RunStatus `json:"status"`
+	// Reason says why a completed run ended.
+	Reason planner.TerminationReason `json:"reason,omitempty"`
+	// Final is the answer of a run ended by a final response.
+	Final *planner.FinalResponse `json:"final,omitempty"`
+	// FinalToolResult is the result that ended the run (terminal tool or
+	// planner's final tool result).
+	FinalToolResult *planner.ToolResult `json:"final_tool_result,omitempty"`
+	// Suspension is set when Status is StatusSuspended.
+	Suspension *RunSuspension `json:"suspension,omitempty"`
+	// Messages are the messages this run added to the conversation.
+	Messages []model.Message `json:"messages"`
+	// Timeline and Evidence are the server data the run's tools produced,
+	// by audience (internal server data is never kept).
+	Timeline  []ServerDataRecord `json:"timeline,omitempty"`
+	Evidence  []ServerDataRecord `json:"evidence,omitempty"`
+	ToolCalls int                `json:"tool_calls"`
+	Usage     model.Usage        `json:"usage"`
+}
+
+// PendingKind says what a suspended run waits for.
+type PendingKind string
+
+// The pending kinds.
+const (
+	PendingConfirmation  PendingKind = "confirmation"
+	PendingClarification PendingKind = "clarification"
+)
+
+// RunSuspension is the checkpoint a suspended run ends with. Continue
+// resumes it by run id; nothing of the run waits in memory meanwhile.
+type RunSuspension struct {
+	RunID   string        `json:"run_id"`
+	Pending []PendingItem `json:"pending"`
+}
+
+// PendingItem is one thing the caller must answer.
+type PendingItem struct {
+	Kind   PendingKind `json:"kind"`
+	CallID string      `json:"call_id,omitempty"`
+	Tool   tools.Ident `json:"tool,omitempty"`
+	// Title and Prompt are shown to the person asked.
+	Title  string `json:"title,omitempty"`
+	Prompt string `json:"prompt"`
+	// Payload is the call's payload (confirmation).
+	Payload json.RawMessage `json:"payload,omitempty"`
+	// Fields are the missing fields (clarification).
+	Fields []string `json:"fields,omitempty"`
+}
+
+// PendingInputResponse answers the first pending item of a suspension.
+type PendingInputResponse struct {
+	// Confirmation answers a confirmation.
+	Confirmation *ConfirmationDecision `json:"confirmation,omitempty"`
+	// Clarification answers a clarification.
+	Clarification *ClarificationAnswer `json:"clarification,omitempty"`
+}
+
+// ConfirmationDecision approves or denies a call.
+type ConfirmationDecision struct {
+	Approved bool `json:"approved"`
+}
+
+// ClarificationAnswer supplies what a clarification asked for.
+type ClarificationAnswer struct {
+	// Fields is a JSON object with the missing fields of a call.
+	Fields json.RawMessage `json:"fields,omitempty"`
+	// Text answers a planner's await.
+	Text string `json:"text,omitempty"`
+}
+
+// RunHandle follows a started run.
+type RunHandle struct {
+	RunID string
+	h     engine.WorkflowHandle
+}
+
+// Wait blocks until the run completes or suspends.
+func (h *RunHandle) Wait(ctx context.Context) (*RunOutput, error) {
+	raw, err := h.h.Wait(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("runtime: run %s: %w", h.RunID, err)
+	}
+	var out RunOutput
+	if err := json.Unmarshal(raw, &out); err != nil {
+		return nil, fmt.Errorf("runtime: run %s: decode output: %w", h.RunID, err)
+	}
+	return &out, nil
+}
+
+// Cancel stops the run.
+func (h *RunHandle) Cancel(ctx context.Context) error { return h.h.Cancel(ctx) }
+
+// Start starts a run of agent and returns at once. It fails before
+// anything runs when required run labels are missing, naming all of them.
+func (rt *Runtime) Start(ctx context.Context, agent string, in RunInput, opts ...RunOption) (*RunHandle, error) {
+	return rt.start(ctx, agent, in, false, opts)
+}
+
+// StartOneShot starts a run outside any session: no history is loaded or
+// saved.
+func (rt *Runtime) StartOneShot(ctx context.Context, agent string, in RunInput, opts ...RunOption) (*RunHandle, error) {
+	return rt.start(ctx, agent, in, true, opts)
+}
+
+// Run starts a run and waits for it.
+func (rt *Runtime) Run(ctx context.Context, agent string, in RunInput, opts ...RunOption) (*RunOutput, error) {
+	h, err := rt.Start(ctx, agent, in, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return h.Wait(ctx)
+}
+
+func (rt *Runtime) start(ctx context.Context, agent string, in RunInput, oneShot bool, opts []RunOption) (*RunHandle, error) {
+	a, err := rt.agent(agent)
+	if err != nil {
+		return nil, err
+	}
+	var o runOptions
+	for _, opt := range opts {
+		opt(&o)
+	}
+	if missing := missingLabels(rt.requiredLabels(a), o.labels); len(missing) > 0 {
+		return nil, fmt.Errorf("%w for agent %q: %s; pass them with runtime.WithLabels", ErrMissingLabels, agent, strings.Join(missing, ", "))
+	}
+	if len(in.Messages) == 0 {
+		return nil, fmt.Errorf("runtime: run of agent %q has no input messages", agent)
+	}
+	st := runState{
+		RunID:     o.runID,
+		SessionID: in.SessionID,
+		Agent:     agent,
+		OneShot:   oneShot,
+		Labels:    o.labels,
+	}
+	if st.RunID == "" {
+		st.RunID = rt.ids.next("run")
+	}
+	st.TurnID = st.RunID + "/turn"
+	if !oneShot {
+		if st.SessionID == "" {
+			st.SessionID = st.RunID
+		}
+		history, err := rt.sessions.Load(ctx, st.SessionID)
+		if err != nil {
+			return nil, fmt.Errorf("runtime: load session %q: %w", st.SessionID, err)
+		}
+		st.Transcript = history
+	}
+	st.TurnStart = len(st.Transcript)
+	st.Transcript = append(st.Transcript, model.CloneMessages(in.Messages)...)
+	return rt.launch(ctx, workflowInput{State: st}, a)
+}
+
+// Continue answers the first pending item of a suspended run and starts its
+// continuation.
+func (rt *Runtime) Continue(ctx context.Context, runID string, resp PendingInputResponse) (*RunHandle, error) {
+	st, err := rt.runs.take(runID)
+	if err != nil {
+		return nil, err
+	}
+	a, err := rt.agent(st.Agent)
+	if err != nil {
+		rt.runs.put(st)
+		return nil, err
+	}
+	h, err := rt.launch(ctx, workflowInput{State: *st, Resume: &resp}, a)
+	if err != nil {
+		rt.runs.put(st)
+	}
+	return h, err
+}
+
+func (rt *Runtime) launch(ctx context.Context, in workflowInput, a *agentEntry) (*RunHandle, error) {
+	raw, err := json.Marshal(in)
+	if err != nil {
+		return nil, fmt.Errorf("runtime: encode run state: %w", err)
+	}
+	req := engine.StartRequest{ID: in.State.RunID + "#" + rt.ids.next("seg"), Workflow: workflowRun, Input: raw}
+	if b := a.reg.Policy.budget(); b > 0 {
+		// The engine's own deadline leaves the finalizer its grace and some
+		// headroom; the runtime enforces the budget itself.
+		req.Timeout = b - in.State.Elapsed + 2*a.reg.Policy.grace()
+	}
+	h, err := rt.engine.StartWorkflow(ctx, req)
+	if err != nil {
+		return nil, fmt.Errorf("runtime: start run %s: %w", in.State.RunID, err)
+	}
+	return &RunHandle{RunID: in.State.RunID, h: h}, nil
+}
+
+// missingLabels returns the required labels absent from labels, sorted.
+func missingLabels(required []string, labels map[string]string) []string {
+	var out []string
+	for _, l := range required {
+		if _, ok := labels[l]; !ok {
+			out = append(out, l)
+		}
+	}
+	return out
+}

@@ -1,0 +1,188 @@
+package runtime
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/quiver-go/quiver/engine"
+	"github.com/quiver-go/quiver/engine/inmem"
+	"github.com/quiver-go/quiver/model"
+	"github.com/quiver-go/quiver/tools"
+)
+
+// Engine names used by the runtime.
+const (
+	workflowRun     = "quiver.run"
+	activityPlan    = "quiver.plan"
+	activityExecute = "quiver.execute_tool"
+)
+
+// Runtime registers toolsets, agents and models and runs agents.
+type Runtime struct {
+	engine engine.Engine
+	clock  func() time.Time
+
+	mu        sync.RWMutex
+	toolsets  map[string]*toolsetEntry
+	tools     map[tools.Ident]*toolEntry
+	agents    map[string]*agentEntry
+	models    map[model.ModelClass]model.Client
+	modelIDs  map[string]model.Client
+	overrides map[tools.Ident]string
+	confirm   map[tools.Ident]tools.ConfirmationSpec
+
+	events   eventBus
+	sessions SessionStore
+	runs     *suspensionStore
+	ids      idSource
+}
+
+// Option configures a Runtime.
+type Option func(*Runtime) error
+
+// WithEngine runs agents on e instead of the in-memory engine.
+func WithEngine(e engine.Engine) Option {
+	return func(rt *Runtime) error {
+		if e == nil {
+			return errors.New("WithEngine: engine is nil")
+		}
+		rt.engine = e
+		return nil
+	}
+}
+
+// WithModel registers the client serving a model class.
+func WithModel(class model.ModelClass, c model.Client) Option {
+	return func(rt *Runtime) error {
+		if c == nil {
+			return fmt.Errorf("WithModel(%q): client is nil", class)
+		}
+		if class == "" {
+			class = model.ModelClassDefault
+		}
+		rt.models[class] = c
+		return nil
+	}
+}
+
+// WithModelID registers the client serving a specific model id.
+func WithModelID(id string, c model.Client) Option {
+	return func(rt *Runtime) error {
+		if c == nil || id == "" {
+			return fmt.Errorf("WithModelID(%q): need an id and a client", id)
+		}
+		rt.modelIDs[id] = c
+		return nil
+	}
+}
+
+// WithHintOverrides replaces the call-hint templates of some tools; an
+// override wins over the tool's own template.
+func WithHintOverrides(overrides map[tools.Ident]string) Option {
+	return func(rt *Runtime) error {
+		for id, tmpl := range overrides {
+			if _, err := tools.ParseTemplate(string(id), tmpl); err != nil {
+				return fmt.Errorf("WithHintOverrides: %s: %w", id, err)
+			}
+			rt.overrides[id] = tmpl
+		}
+		return nil
+	}
+}
+
+// WithToolConfirmation requires confirmation for a tool at run time, as if
+// its design declared Confirmation(spec).
+func WithToolConfirmation(id tools.Ident, spec tools.ConfirmationSpec) Option {
+	return func(rt *Runtime) error {
+		if err := id.Validate(); err != nil {
+			return fmt.Errorf("WithToolConfirmation: %w", err)
+		}
+		rt.confirm[id] = spec
+		return nil
+	}
+}
+
+// WithSessionStore keeps session transcripts in s instead of memory.
+func WithSessionStore(s SessionStore) Option {
+	return func(rt *Runtime) error {
+		if s == nil {
+			return errors.New("WithSessionStore: store is nil")
+		}
+		rt.sessions = s
+		return nil
+	}
+}
+
+// WithClock replaces the wall clock used for run budgets outside workflows
+// (tests).
+func WithClock(now func() time.Time) Option {
+	return func(rt *Runtime) error {
+		rt.clock = now
+		return nil
+	}
+}
+
+// New returns a runtime on the in-memory engine unless WithEngine says
+// otherwise.
+func New(opts ...Option) (*Runtime, error) {
+	rt := &Runtime{
+		clock:     time.Now,
+		toolsets:  make(map[string]*toolsetEntry),
+		tools:     make(map[tools.Ident]*toolEntry),
+		agents:    make(map[string]*agentEntry),
+		models:    make(map[model.ModelClass]model.Client),
+		modelIDs:  make(map[string]model.Client),
+		overrides: make(map[tools.Ident]string),
+		confirm:   make(map[tools.Ident]tools.ConfirmationSpec),
+		sessions:  NewMemorySessionStore(),
+		runs:      newSuspensionStore(),
+	}
+	for _, o := range opts {
+		if err := o(rt); err != nil {
+			return nil, fmt.Errorf("runtime: %w", err)
+		}
+	}
+	if rt.engine == nil {
+		rt.engine = inmem.New()
+	}
+	if err := rt.registerEngine(); err != nil {
+		return nil, fmt.Errorf("runtime: %w", err)
+	}
+	return rt, nil
+}
+
+func (rt *Runtime) registerEngine() error {
+	if err := rt.engine.RegisterWorkflow(engine.Workflow(workflowRun, rt.runWorkflow)); err != nil {
+		return err
+	}
+	if err := rt.engine.RegisterActivity(engine.Activity(activityPlan, engine.ActivityOptions{}, rt.planActivity)); err != nil {
+		return err
+	}
+	if err := rt.engine.RegisterActivity(engine.Activity(activityExecute, engine.ActivityOptions{}, rt.executeActivity)); err != nil {
+		return err
+	}
+	return rt.engine.RegisterActivity(engine.Activity(activityRecord, engine.ActivityOptions{}, rt.recordActivity))
+}
+
+// modelFor returns the client for an agent's model id or class.
+func (rt *Runtime) modelFor(id string, class model.ModelClass) (model.Client, error) {
+	rt.mu.RLock()
+	defer rt.mu.RUnlock()
+	if id != "" {
+		if c, ok := rt.modelIDs[id]; ok {
+			return c, nil
+		}
+	}
+	if class == "" {
+		class = model.ModelClassDefault
+	}
+	if c, ok := rt.models[class]; ok {
+		return c, nil
+	}
+	if id != "" {
+		return nil, fmt.Errorf("runtime: no model registered for id %q or class %q: add WithModelID or WithModel", id, class)
+	}
+	return nil, fmt.Errorf("runtime: no model registered for class %q: add WithModel(%q, client)", class, class)
+}

@@ -1,0 +1,117 @@
+package runtime
+
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/quiver-go/quiver/model"
+	"github.com/quiver-go/quiver/planner"
+	"github.com/quiver-go/quiver/runtime/render"
+	"github.com/quiver-go/quiver/tools"
+)
+
+// runState is everything a run carries between steps. It is plain data:
+// it crosses activities, ends up in suspension checkpoints and replays.
+type runState struct {
+	RunID     string            `json:"run_id"`
+	SessionID string            `json:"session_id,omitempty"`
+	TurnID    string            `json:"turn_id"`
+	Agent     string            `json:"agent"`
+	OneShot   bool              `json:"one_shot,omitempty"`
+	Labels    map[string]string `json:"labels,omitempty"`
+
+	// Transcript is the session history followed by this run's messages,
+	// which start at TurnStart.
+	Transcript []model.Message `json:"transcript"`
+	TurnStart  int             `json:"turn_start"`
+
+	// ToolCalls counts budgeted calls; Recovery counts recovery turns
+	// since the last successful budgeted work; Step counts planning steps.
+	ToolCalls int `json:"tool_calls"`
+	Recovery  int `json:"recovery"`
+	Step      int `json:"step"`
+
+	Reminders       render.ReminderQueue `json:"reminders"`
+	ResultReminders []string             `json:"result_reminders,omitempty"`
+
+	// Elapsed is the active time of earlier segments (suspended time is
+	// never counted).
+	Elapsed time.Duration `json:"elapsed"`
+	Usage   model.Usage   `json:"usage"`
+
+	// Outputs are the compact results of the last batch, for PlanResume.
+	Outputs []planner.ToolOutput `json:"outputs,omitempty"`
+	Started bool                 `json:"started,omitempty"`
+
+	Heads    []chainHead        `json:"heads,omitempty"`
+	Timeline []ServerDataRecord `json:"timeline,omitempty"`
+	Evidence []ServerDataRecord `json:"evidence,omitempty"`
+
+	// Batch is the batch being executed, when a suspension interrupted it.
+	Batch *batchState `json:"batch,omitempty"`
+}
+
+// batchState is an admitted batch, executed call by call so a confirmation
+// can suspend it and Continue can finish it.
+type batchState struct {
+	Calls []admittedCall `json:"calls"`
+	// Next is the index of the first call not executed yet.
+	Next int `json:"next"`
+	// Final is a final response planned with bookkeeping-only calls.
+	Final *planner.FinalResponse `json:"final,omitempty"`
+	// Await is an await planned with bookkeeping-only calls.
+	Await *planner.Await `json:"await,omitempty"`
+	// Finalizing is set when the batch runs in a finalizing turn.
+	Finalizing planner.TerminationReason `json:"finalizing,omitempty"`
+	// Outcome accumulates what the executed calls did.
+	Outcome batchOutcome `json:"outcome"`
+}
+
+// admittedCall is one call of a batch with its admission decision.
+type admittedCall struct {
+	CallID  string          `json:"call_id"`
+	Wire    string          `json:"wire"`
+	Ident   tools.Ident     `json:"ident,omitempty"`
+	Payload json.RawMessage `json:"payload"`
+	// Failure, when set, is the result given without execution (refused,
+	// unknown, over the cap).
+	Failure *planner.ToolFailure `json:"failure,omitempty"`
+	// Budgeted calls count against MaxToolCalls.
+	Budgeted bool `json:"budgeted,omitempty"`
+	// Clarified holds fields supplied by a clarification, merged into the
+	// payload before execution.
+	Clarified json.RawMessage `json:"clarified,omitempty"`
+	// Decided is set once a confirmation was answered.
+	Decided *bool `json:"decided,omitempty"`
+}
+
+// batchOutcome summarizes an executed batch for the recovery rules.
+type batchOutcome struct {
+	SuccessBudgeted bool                `json:"success_budgeted,omitempty"`
+	Rejected        bool                `json:"rejected,omitempty"`
+	Terminal        *planner.ToolResult `json:"terminal,omitempty"`
+	TerminalIdent   tools.Ident         `json:"terminal_ident,omitempty"`
+	MissingFinalize bool                `json:"missing_finalize,omitempty"`
+}
+
+// chainHead is an active ContinueWith pagination chain: the partner tool
+// may be called without a cursor while exactly one head is active for it.
+type chainHead struct {
+	Partner tools.Ident `json:"partner"`
+	Cursor  string      `json:"cursor"`
+	// Batch is the planning step that created or advanced the head.
+	Step int `json:"step"`
+}
+
+// ServerDataRecord is server data kept by the runtime (timeline and
+// evidence audiences).
+type ServerDataRecord struct {
+	CallID string             `json:"call_id"`
+	Tool   tools.Ident        `json:"tool"`
+	Data   planner.ServerData `json:"data"`
+}
+
+// turnMessages returns this run's messages.
+func (s *runState) turnMessages() []model.Message {
+	return model.CloneMessages(s.Transcript[s.TurnStart:])
+}

@@ -1,0 +1,147 @@
+package runtime
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/quiver-go/quiver/model"
+	"github.com/quiver-go/quiver/planner"
+	"github.com/quiver-go/quiver/runtime/render"
+	"github.com/quiver-go/quiver/tools"
+)
+
+// needsConfirmation reports whether an undecided call needs confirmation,
+// and the pending item asking for it.
+func (r *runner) needsConfirmation(ac *admittedCall) (PendingItem, bool) {
+	if ac.Decided != nil {
+		return PendingItem{}, false
+	}
+	spec, ok := r.confirmationSpec(ac.Ident)
+	if !ok {
+		return PendingItem{}, false
+	}
+	t, _ := r.rt.tool(ac.Ident)
+	full := t.spec
+	full.Confirmation = &spec
+	prompt, err := render.ConfirmationPrompt(full, ac.Payload)
+	if err != nil {
+		prompt = fmt.Sprintf("Approve %s with %s? (the prompt template failed: %v)", full.Title, ac.Payload, err)
+	}
+	title := spec.Title
+	if title == "" {
+		title = full.Title
+	}
+	return PendingItem{Kind: PendingConfirmation, CallID: ac.CallID, Tool: ac.Ident, Title: title, Prompt: prompt, Payload: ac.Payload}, true
+}
+
+// confirmationSpec returns the confirmation a tool needs: declared, or
+// enabled at run time with WithToolConfirmation.
+func (r *runner) confirmationSpec(id tools.Ident) (tools.ConfirmationSpec, bool) {
+	r.rt.mu.RLock()
+	spec, ok := r.rt.confirm[id]
+	r.rt.mu.RUnlock()
+	if ok {
+		return spec, true
+	}
+	if t, ok := r.rt.tool(id); ok && t.spec.Confirmation != nil {
+		return *t.spec.Confirmation, true
+	}
+	return tools.ConfirmationSpec{}, false
+}
+
+// await suspends the run for a planner's await.
+func (r *runner) await(a *planner.Await) (RunOutput, *planner.Finalize, bool, error) {
+	if !r.agent.reg.Policy.InterruptsAllowed {
+		return r.rejectOutput("this agent may not pause for input (InterruptsAllowed is off); answer with what you have")
+	}
+	kind := PendingClarification
+	if a.Kind == planner.AwaitConfirmation {
+		kind = PendingConfirmation
+	}
+	return r.suspend([]PendingItem{{Kind: kind, Prompt: a.Prompt, Fields: a.Fields}})
+}
+
+// suspend ends the workflow with a checkpoint; Continue resumes it.
+func (r *runner) suspend(items []PendingItem) (RunOutput, *planner.Finalize, bool, error) {
+	r.st.Elapsed = r.active()
+	pending := pendingState{Items: items}
+	if err := r.record(recordInput{State: *r.st, Suspended: &pending}); err != nil {
+		return RunOutput{}, nil, false, err
+	}
+	out := r.output(StatusSuspended)
+	out.Suspension = &RunSuspension{RunID: r.st.RunID, Pending: items}
+	r.emit(Awaiting{RunID: r.st.RunID, Pending: items})
+	return out, nil, true, nil
+}
+
+// pendingState is what a checkpoint waits for.
+type pendingState struct {
+	Items []PendingItem `json:"items"`
+}
+
+// resume applies the answer to the first pending item of a continued run
+// and carries on where it stopped.
+func (r *runner) resume(resp PendingInputResponse) (RunOutput, bool, error) {
+	b := r.st.Batch
+	if b != nil && b.Next < len(b.Calls) {
+		ac := &b.Calls[b.Next]
+		switch {
+		case resp.Confirmation != nil:
+			approved := resp.Confirmation.Approved
+			ac.Decided = &approved
+			if !approved {
+				t, _ := r.rt.tool(ac.Ident)
+				spec := t.spec
+				if c, ok := r.confirmationSpec(ac.Ident); ok {
+					spec.Confirmation = &c
+				}
+				denied, err := render.DeniedResult(spec, ac.Payload)
+				if err != nil {
+					denied = failureJSON(&planner.ToolFailure{Code: "denied", Message: "The user denied this call.", Recovery: planner.RecoveryReplan})
+				}
+				r.appendResult(ac.CallID, ac.Wire, denied, nil)
+				r.emit(ToolResultReceived{RunID: r.st.RunID, CallID: ac.CallID, Tool: ac.Ident, Result: denied})
+				r.st.Outputs = append(r.st.Outputs, planner.ToolOutput{CallID: ac.CallID, Name: ac.Ident, Result: denied})
+				b.Next++
+			}
+		case resp.Clarification != nil && len(resp.Clarification.Fields) > 0:
+			ac.Clarified = resp.Clarification.Fields
+		default:
+			return RunOutput{}, true, fmt.Errorf("runtime: run %s waits for a %s; answer it with PendingInputResponse.%s", r.st.RunID, pendingKindOf(r, ac), pendingFieldOf(r, ac))
+		}
+		out, finalize, done, err := r.continueBatch(b)
+		if done || err != nil {
+			return out, true, err
+		}
+		out, err = r.loop(finalize)
+		return out, true, err
+	}
+	// A planner's await: the answer joins the conversation as a user turn.
+	if resp.Clarification == nil || resp.Clarification.Text == "" {
+		return RunOutput{}, true, fmt.Errorf("runtime: run %s waits for an answer; continue it with PendingInputResponse.Clarification.Text", r.st.RunID)
+	}
+	r.st.Transcript = append(r.st.Transcript, userText(resp.Clarification.Text))
+	return RunOutput{}, false, nil
+}
+
+func pendingKindOf(r *runner, ac *admittedCall) string {
+	if _, ok := r.confirmationSpec(ac.Ident); ok && ac.Decided == nil {
+		return "confirmation"
+	}
+	return "clarification"
+}
+
+func pendingFieldOf(r *runner, ac *admittedCall) string {
+	if pendingKindOf(r, ac) == "confirmation" {
+		return "Confirmation"
+	}
+	return "Clarification.Fields"
+}
+
+// failureJSON is the JSON a model reads for a failure.
+func failureJSON(f *planner.ToolFailure) []byte {
+	b, _ := json.Marshal(map[string]string{"error": f.Code, "message": f.Message, "recovery": string(f.Recovery)})
+	return b
+}
+
+func userText(s string) model.Message { return model.UserMessage(s) }
