@@ -17,7 +17,7 @@ func Workflow[I, O any](name string, fn func(wctx WorkflowContext, in I) (O, err
 		if err != nil {
 			return nil, err
 		}
-		return json.Marshal(out)
+		return Marshal(out)
 	}}
 }
 
@@ -32,7 +32,7 @@ func Activity[I, O any](name string, opts ActivityOptions, fn func(ctx context.C
 		if err != nil {
 			return nil, err
 		}
-		return json.Marshal(out)
+		return Marshal(out)
 	}}
 }
 
@@ -53,7 +53,7 @@ func ExecuteChild[O any](wctx WorkflowContext, id, workflow string, input any) (
 
 // Start starts a workflow with a typed input.
 func Start(ctx context.Context, e Engine, id, workflow string, input any) (WorkflowHandle, error) {
-	raw, err := json.Marshal(input)
+	raw, err := Marshal(input)
 	if err != nil {
 		return nil, fmt.Errorf("engine: workflow %s: encode input: %w", workflow, err)
 	}

@@ -33,8 +33,9 @@ type PlanResumeInput struct {
 	// successful bookkeeping results are left out (they stay in the
 	// transcript and events).
 	ToolOutputs []ToolOutput
-	// Finalize, when set, asks for a final response now: no tools are
-	// advertised and any tool call is discarded.
+	// Finalize, when set, asks for a final response now: only terminal
+	// tools are advertised (terminal implies bookkeeping, so they are
+	// admitted even with the caps spent) and any other call is discarded.
 	Finalize *Finalize
 }
 

@@ -44,12 +44,18 @@ func (r *runner) runBatch(b *batchState, calls []planner.ToolRequest) (RunOutput
 		b.Calls = append(b.Calls, ac)
 	}
 	if limit := r.agent.reg.Policy.MaxToolCalls; limit > 0 && budgeted > 0 && r.st.ToolCalls+budgeted > limit && b.Finalizing == "" {
+		capped := &planner.ToolFailure{
+			Code:     "tool_cap",
+			Message:  fmt.Sprintf("Not run: this batch needs %d tool calls but only %d of %d remain.", budgeted, limit-r.st.ToolCalls, limit),
+			Recovery: planner.RecoveryFinish,
+		}
 		for _, ac := range b.Calls {
-			r.appendResult(ac.CallID, ac.Wire, nil, &planner.ToolFailure{
-				Code:     "tool_cap",
-				Message:  fmt.Sprintf("Not run: this batch needs %d tool calls but only %d of %d remain.", budgeted, limit-r.st.ToolCalls, limit),
-				Recovery: planner.RecoveryFinish,
-			})
+			// Calls the catalog refused keep their refusal: it was decided
+			// before the cap.
+			if ac.Failure == nil || ac.Budgeted {
+				ac.Failure = capped
+			}
+			r.rejectCall(ac)
 		}
 		return RunOutput{}, &planner.Finalize{Reason: planner.ReasonToolCap}, false, nil
 	}
@@ -65,8 +71,7 @@ func (r *runner) continueBatch(b *batchState) (RunOutput, *planner.Finalize, boo
 	for b.Next < len(b.Calls) {
 		ac := &b.Calls[b.Next]
 		if ac.Failure != nil {
-			r.appendResult(ac.CallID, ac.Wire, nil, ac.Failure)
-			r.emit(ToolResultReceived{RunID: r.st.RunID, CallID: ac.CallID, Tool: ac.Ident, Result: failureJSON(ac.Failure), Failure: ac.Failure})
+			r.rejectCall(*ac)
 			b.Outcome.Rejected = true
 			b.Next++
 			continue
@@ -105,6 +110,9 @@ func (r *runner) afterBatch(b *batchState) (RunOutput, *planner.Finalize, bool, 
 	if b.Final != nil {
 		return r.complete(planner.ReasonFinalResponse, b.Final, nil), nil, true, nil
 	}
+	if b.FinalToolResult != nil {
+		return r.complete(planner.ReasonFinalToolResult, nil, b.FinalToolResult), nil, true, nil
+	}
 	if b.Await != nil {
 		return r.await(b.Await)
 	}
@@ -119,8 +127,15 @@ func (r *runner) afterBatch(b *batchState) (RunOutput, *planner.Finalize, bool, 
 	return RunOutput{}, nil, false, nil
 }
 
-// appendResult adds a tool result to the transcript and to the outputs the
-// next PlanResume receives.
+// rejectCall records the result of a call answered without running
+// (refused, unknown, over the cap): transcript, event and compact outputs.
+func (r *runner) rejectCall(ac admittedCall) {
+	r.appendResult(ac.CallID, ac.Wire, nil, ac.Failure)
+	r.emit(ToolResultReceived{RunID: r.st.RunID, CallID: ac.CallID, Tool: ac.Ident, Result: failureJSON(ac.Failure), Failure: ac.Failure})
+	r.st.Outputs = append(r.st.Outputs, planner.ToolOutput{CallID: ac.CallID, Name: ac.Ident, Result: failureJSON(ac.Failure), Failure: ac.Failure})
+}
+
+// appendResult adds a tool result to the transcript.
 func (r *runner) appendResult(callID, wire string, content []byte, failure *planner.ToolFailure) {
 	if failure != nil {
 		content = failureJSON(failure)
@@ -175,11 +190,10 @@ func (r *runner) complete(reason planner.TerminationReason, final *planner.Final
 	out.Reason = reason
 	out.Final = final
 	out.FinalToolResult = result
-	if err := r.record(recordInput{State: *r.st, Completed: true}); err != nil {
-		// Recording is best effort for the caller's sake: the output still
-		// carries the messages.
-		r.emit(RunCompleted{RunID: r.st.RunID, Reason: reason})
-		return out
+	if !r.st.OneShot && r.st.SessionID != "" {
+		// A failed save leaves the session as it was; the output still
+		// carries the run's messages.
+		_ = r.record(recordInput{SessionID: r.st.SessionID, Transcript: r.st.Transcript})
 	}
 	r.emit(RunCompleted{RunID: r.st.RunID, Reason: reason})
 	return out

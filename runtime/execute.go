@@ -2,6 +2,8 @@ package runtime
 
 import (
 	"encoding/json"
+	"errors"
+	"fmt"
 	"strings"
 
 	"github.com/quiver-go/quiver/engine"
@@ -49,6 +51,9 @@ func (r *runner) execute(b *batchState, ac *admittedCall) (*PendingItem, error) 
 			return nil, err
 		}
 		out = executeOutput{Failure: &planner.ToolFailure{Code: "error", Message: "The tool could not run: " + err.Error(), Recovery: planner.RecoveryReplan}}
+		if errors.Is(err, engine.ErrTimeout) {
+			out.Failure = &planner.ToolFailure{Code: "timeout", Message: fmt.Sprintf("The tool did not finish within its time limit of %s and was stopped; ask for less or use another tool.", timeout), Recovery: planner.RecoveryReplan}
+		}
 	}
 	if len(out.Missing) > 0 {
 		switch r.agent.reg.Policy.OnMissingFields {
@@ -100,7 +105,7 @@ func (r *runner) finishCall(b *batchState, ac *admittedCall, spec tools.ToolSpec
 		r.st.ResultReminders = append(r.st.ResultReminders, spec.ResultReminder)
 	}
 	if out.Failure == nil {
-		r.advanceHeads(ac.Ident, spec, out.Bounds)
+		r.advanceHeads(ac.Ident, spec, out.Bounds, explicitCursor(spec, ac))
 	}
 	switch {
 	case out.Failure != nil:
@@ -132,10 +137,7 @@ func (r *runner) bindContinuation(spec tools.ToolSpec, payload json.RawMessage) 
 	if len(heads) == 0 && !r.isPartner(spec.Name) {
 		return payload, nil
 	}
-	field := "cursor"
-	if spec.Bounds != nil && spec.Bounds.Cursor != "" {
-		field = spec.Bounds.Cursor
-	}
+	field := partnerCursorField(spec)
 	var obj map[string]json.RawMessage
 	if json.Unmarshal(payload, &obj) == nil {
 		if _, has := obj[field]; has {
@@ -164,10 +166,33 @@ func (r *runner) isPartner(id tools.Ident) bool {
 	return false
 }
 
+// partnerCursorField is the payload field a ContinueWith partner receives
+// its cursor in.
+func partnerCursorField(spec tools.ToolSpec) string {
+	if spec.Bounds != nil && spec.Bounds.Cursor != "" {
+		return spec.Bounds.Cursor
+	}
+	return "cursor"
+}
+
+// explicitCursor returns the cursor a partner call carried itself (not
+// bound by the runtime), or "".
+func explicitCursor(spec tools.ToolSpec, ac *admittedCall) string {
+	payload := ac.Payload
+	if len(ac.Clarified) > 0 {
+		payload = mergeObjects(payload, ac.Clarified)
+	}
+	var obj map[string]any
+	_ = json.Unmarshal(payload, &obj)
+	c, _ := obj[partnerCursorField(spec)].(string)
+	return c
+}
+
 // advanceHeads updates the pagination chains after a successful call: a
 // source call in a new step replaces the older heads of its partner; a
-// partner's page advances or ends its chain.
-func (r *runner) advanceHeads(id tools.Ident, spec tools.ToolSpec, bounds *planner.Bounds) {
+// partner's page advances or ends the chain whose cursor it used (used, or
+// the single head when the runtime bound the cursor).
+func (r *runner) advanceHeads(id tools.Ident, spec tools.ToolSpec, bounds *planner.Bounds, used string) {
 	if spec.Bounds == nil {
 		return
 	}
@@ -189,9 +214,9 @@ func (r *runner) advanceHeads(id tools.Ident, spec tools.ToolSpec, bounds *plann
 		}
 		return
 	}
-	// A partner page: advance its (single) head, or end the chain.
+	// A partner page: advance its head, or end the chain.
 	for i, h := range r.st.Heads {
-		if h.Partner == id {
+		if h.Partner == id && (used == "" || h.Cursor == used) {
 			if next == "" {
 				r.st.Heads = append(r.st.Heads[:i], r.st.Heads[i+1:]...)
 			} else {
@@ -208,6 +233,9 @@ func (rt *Runtime) callHint(t *toolEntry, payload json.RawMessage) string {
 	rt.mu.RLock()
 	override := rt.overrides[t.spec.Name]
 	rt.mu.RUnlock()
+	if t.spec.CallHintTemplate == "" && override == "" {
+		return t.spec.Title
+	}
 	var typed any
 	if dec := t.toolset.reg.DecodePayload; dec != nil {
 		if v, err := dec(t.spec.Name, payload); err == nil {

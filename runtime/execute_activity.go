@@ -106,6 +106,12 @@ func inject(spec tools.ToolSpec, payload json.RawMessage, meta tools.CallMeta, l
 	}
 	for _, f := range spec.Inject {
 		v, ok := f.Value(meta, labels)
+		if f.Source == tools.InjectMeta {
+			// A direct read of the call metadata; an empty value (no
+			// parent call in a top-level run) is the field's value.
+			obj[f.Name] = mustJSON(v)
+			continue
+		}
 		if !ok {
 			return nil, fmt.Errorf("injected field %q of %s has no value: supply the run label %q with runtime.WithLabels", f.Name, spec.Name, f.Name)
 		}
@@ -123,7 +129,7 @@ func inject(spec tools.ToolSpec, payload json.RawMessage, meta tools.CallMeta, l
 // shapeResult validates a result and turns it into what the model sees.
 func (rt *Runtime) shapeResult(t *toolEntry, res *planner.ToolResult) executeOutput {
 	spec := t.spec
-	out := executeOutput{ServerData: res.ServerData}
+	out := executeOutput{ServerData: routeServerData(spec, res.ServerData)}
 	if res.Failure != nil {
 		f := *res.Failure
 		if f.Recovery == "" {
@@ -145,7 +151,7 @@ func (rt *Runtime) shapeResult(t *toolEntry, res *planner.ToolResult) executeOut
 			out.Failure = &planner.ToolFailure{Code: "missing_bounds", Message: fmt.Sprintf("Bounded tool %s returned no bounds.", spec.Name), Recovery: planner.RecoveryReplan}
 			return out
 		}
-		projected, err := render.ProjectBounds(result, *res.Bounds, spec.Bounds)
+		projected, err := render.ProjectBounds(result, *res.Bounds, modelBounds(t))
 		if err != nil {
 			out.Failure = &planner.ToolFailure{Code: "invalid_result", Message: err.Error(), Recovery: planner.RecoveryReplan}
 			return out
@@ -155,12 +161,54 @@ func (rt *Runtime) shapeResult(t *toolEntry, res *planner.ToolResult) executeOut
 		result = projected
 	}
 	out.Result = result
-	var typed any
-	if dec := t.toolset.reg.DecodeResult; dec != nil {
-		typed, _ = dec(spec.Name, res.Result)
-	} else {
-		_ = json.Unmarshal(res.Result, &typed)
+	out.ResultHint = res.DisplayHint
+	if out.ResultHint == "" && spec.ResultHintTemplate != "" {
+		var typed any
+		if dec := t.toolset.reg.DecodeResult; dec != nil {
+			typed, _ = dec(spec.Name, res.Result)
+		} else {
+			_ = json.Unmarshal(res.Result, &typed)
+		}
+		out.ResultHint = render.ResultHint(spec, typed, res.Bounds, res.DisplayHint)
 	}
-	out.ResultHint = render.ResultHint(spec, typed, res.Bounds, res.DisplayHint)
 	return out
+}
+
+// routeServerData sets each entry's audience: the one the spec declares for
+// its kind wins over what the executor returned (a hand-written executor
+// must not turn internal data into stored data); an undeclared kind keeps
+// its own audience, timeline when empty.
+func routeServerData(spec tools.ToolSpec, sds []planner.ServerData) []planner.ServerData {
+	if len(sds) == 0 {
+		return nil
+	}
+	out := make([]planner.ServerData, len(sds))
+	for i, sd := range sds {
+		for _, d := range spec.ServerData {
+			if d.Kind == sd.Kind && d.Audience != "" {
+				sd.Audience = d.Audience
+				break
+			}
+		}
+		if sd.Audience == "" {
+			sd.Audience = tools.AudienceTimeline
+		}
+		out[i] = sd
+	}
+	return out
+}
+
+// modelBounds is the bounds contract projected for the model. The pages of
+// a ContinueWith partner belong to a chain whose cursor stays in the
+// runtime, so a cursor the partner declares is not shown either.
+func modelBounds(t *toolEntry) *tools.BoundsSpec {
+	b := t.spec.Bounds
+	for _, s := range t.toolset.reg.Specs {
+		if s.Bounds != nil && s.Bounds.ContinueWith == t.spec.Name.Tool() {
+			hidden := *b
+			hidden.Cursor, hidden.NextCursor = "", ""
+			return &hidden
+		}
+	}
+	return b
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/quiver-go/quiver/engine"
+	"github.com/quiver-go/quiver/model"
 )
 
 const activityRecord = "quiver.record"
@@ -11,20 +12,22 @@ const activityRecord = "quiver.record"
 // recordInput is what a run segment leaves behind: a completed run's
 // session transcript, or a suspended run's checkpoint.
 type recordInput struct {
-	State     runState      `json:"state"`
-	Completed bool          `json:"completed,omitempty"`
+	// SessionID and Transcript save a completed run's session.
+	SessionID  string          `json:"session_id,omitempty"`
+	Transcript []model.Message `json:"transcript,omitempty"`
+	// State and Suspended store a suspended run's checkpoint.
+	State     *runState     `json:"state,omitempty"`
 	Suspended *pendingState `json:"suspended,omitempty"`
 }
 
 // recordActivity stores a run's session or checkpoint.
 func (rt *Runtime) recordActivity(ctx context.Context, in recordInput) (struct{}, error) {
-	if in.Suspended != nil {
-		st := in.State
-		rt.runs.put(&st)
+	if in.Suspended != nil && in.State != nil {
+		rt.runs.put(in.State)
 		return struct{}{}, nil
 	}
-	if in.Completed && !in.State.OneShot && in.State.SessionID != "" {
-		return struct{}{}, rt.sessions.Save(ctx, in.State.SessionID, in.State.Transcript)
+	if in.SessionID != "" {
+		return struct{}{}, rt.sessions.Save(ctx, in.SessionID, in.Transcript)
 	}
 	return struct{}{}, nil
 }

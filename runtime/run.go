@@ -15,7 +15,7 @@ import (
 )
 
 // ErrMissingLabels is wrapped by Start when run labels the agent's tools
-// need are absent.
+// need are absent or empty.
 var ErrMissingLabels = errors.New("runtime: missing required run labels")
 
 // RunInput is what a run starts from.
@@ -229,6 +229,11 @@ func (rt *Runtime) Continue(ctx context.Context, runID string, resp PendingInput
 		rt.runs.put(st)
 		return nil, err
 	}
+	if err := rt.checkAnswer(st, resp); err != nil {
+		// A wrong answer leaves the run suspended for the right one.
+		rt.runs.put(st)
+		return nil, err
+	}
 	h, err := rt.launch(ctx, workflowInput{State: *st, Resume: &resp}, a)
 	if err != nil {
 		rt.runs.put(st)
@@ -254,11 +259,12 @@ func (rt *Runtime) launch(ctx context.Context, in workflowInput, a *agentEntry) 
 	return &RunHandle{RunID: in.State.RunID, h: h}, nil
 }
 
-// missingLabels returns the required labels absent from labels, sorted.
+// missingLabels returns the required labels absent (or empty) in labels, sorted.
 func missingLabels(required []string, labels map[string]string) []string {
 	var out []string
 	for _, l := range required {
-		if _, ok := labels[l]; !ok {
+		// An empty value is no value: injection would refuse it mid-run.
+		if labels[l] == "" {
 			out = append(out, l)
 		}
 	}

@@ -59,6 +59,9 @@ type batchState struct {
 	Next int `json:"next"`
 	// Final is a final response planned with bookkeeping-only calls.
 	Final *planner.FinalResponse `json:"final,omitempty"`
+	// FinalToolResult is a final tool result planned with bookkeeping-only
+	// calls.
+	FinalToolResult *planner.ToolResult `json:"final_tool_result,omitempty"`
 	// Await is an await planned with bookkeeping-only calls.
 	Await *planner.Await `json:"await,omitempty"`
 	// Finalizing is set when the batch runs in a finalizing turn.

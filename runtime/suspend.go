@@ -65,7 +65,7 @@ func (r *runner) await(a *planner.Await) (RunOutput, *planner.Finalize, bool, er
 func (r *runner) suspend(items []PendingItem) (RunOutput, *planner.Finalize, bool, error) {
 	r.st.Elapsed = r.active()
 	pending := pendingState{Items: items}
-	if err := r.record(recordInput{State: *r.st, Suspended: &pending}); err != nil {
+	if err := r.record(recordInput{State: r.st, Suspended: &pending}); err != nil {
 		return RunOutput{}, nil, false, err
 	}
 	out := r.output(StatusSuspended)
@@ -122,6 +122,27 @@ func (r *runner) resume(resp PendingInputResponse) (RunOutput, bool, error) {
 	}
 	r.st.Transcript = append(r.st.Transcript, userText(resp.Clarification.Text))
 	return RunOutput{}, false, nil
+}
+
+// checkAnswer reports, before a continuation starts, whether resp answers
+// the first pending item of the suspended run st the way resume applies
+// it, so that a wrong answer fails Continue and leaves the run suspended.
+func (rt *Runtime) checkAnswer(st *runState, resp PendingInputResponse) error {
+	if b := st.Batch; b != nil && b.Next < len(b.Calls) {
+		ac := &b.Calls[b.Next]
+		r := &runner{rt: rt, st: st}
+		kind := pendingKindOf(r, ac)
+		var fields map[string]json.RawMessage
+		if (kind == "confirmation" && resp.Confirmation == nil) ||
+			(kind == "clarification" && (resp.Clarification == nil || json.Unmarshal(resp.Clarification.Fields, &fields) != nil || fields == nil)) {
+			return fmt.Errorf("runtime: run %s waits for a %s of call %s (%s); answer it with PendingInputResponse.%s", st.RunID, kind, ac.CallID, ac.Ident, pendingFieldOf(r, ac))
+		}
+		return nil
+	}
+	if resp.Clarification == nil || resp.Clarification.Text == "" {
+		return fmt.Errorf("runtime: run %s waits for an answer; continue it with PendingInputResponse.Clarification.Text", st.RunID)
+	}
+	return nil
 }
 
 func pendingKindOf(r *runner, ac *admittedCall) string {

@@ -9,6 +9,7 @@ import (
 	"github.com/quiver-go/quiver/engine"
 	"github.com/quiver-go/quiver/model"
 	"github.com/quiver-go/quiver/planner"
+	"github.com/quiver-go/quiver/runtime/history"
 )
 
 // workflowInput starts a run segment: a new run, or a continuation with the
@@ -86,17 +87,25 @@ func (r *runner) plan(finalize *planner.Finalize) (*planner.PlanResult, error) {
 	r.st.Started = true
 	r.st.Reminders = out.Reminders
 	r.st.ResultReminders = nil
+	// The planner has read the previous step's compact outputs.
+	r.st.Outputs = nil
 	if out.Compacted != nil {
-		// History compression rewrote the transcript; this turn's messages
-		// are the ones after the last user message of the compacted form.
+		// History compression rewrote the transcript, keeping its most
+		// recent turns verbatim after the summary: this run's messages are
+		// the same tail, minus any the summary absorbed.
+		start := len(out.Compacted) - (len(r.st.Transcript) - r.st.TurnStart)
+		for i, m := range out.Compacted {
+			if history.IsSummary(m) && start <= i {
+				start = i + 1
+			}
+		}
 		r.st.Transcript = out.Compacted
-		r.st.TurnStart = min(r.st.TurnStart, len(out.Compacted))
+		r.st.TurnStart = max(start, 0)
 	}
 	r.snapshot = out.Snapshot
 	res := &out.Result
 	r.st.Transcript = append(r.st.Transcript, res.Messages...)
 	r.st.Usage = r.st.Usage.Add(res.Usage)
-	r.emit(UsageReported{RunID: r.st.RunID, Usage: res.Usage})
 	ev := Planned{RunID: r.st.RunID, Step: r.st.Step, Final: res.FinalResponse != nil}
 	for _, c := range res.ToolCalls {
 		ev.ToolCalls = append(ev.ToolCalls, callName(c))
@@ -105,6 +114,7 @@ func (r *runner) plan(finalize *planner.Finalize) (*planner.PlanResult, error) {
 		ev.Text += m.TextContent()
 	}
 	r.emit(ev)
+	r.emit(UsageReported{RunID: r.st.RunID, Usage: res.Usage})
 	return res, nil
 }
 
@@ -115,11 +125,16 @@ func (r *runner) handle(res *planner.PlanResult, finalize *planner.Finalize) (Ru
 		return r.handleFinal(res, finalize)
 	}
 	if err := checkPlanShape(res, r.isBookkeepingOnly(res.ToolCalls)); err != nil {
+		// The rejected output's calls get results that keep the transcript
+		// valid; none of them runs.
+		for _, c := range res.ToolCalls {
+			r.appendResult(c.CallID, callName(c), nil, &planner.ToolFailure{Code: "rejected_output", Message: "Not run: your answer was rejected because " + err.Error() + ".", Recovery: planner.RecoveryCorrectCall})
+		}
 		return r.rejectOutput(err.Error())
 	}
 	switch {
 	case len(res.ToolCalls) > 0:
-		b := &batchState{Final: res.FinalResponse, Await: res.Await}
+		b := &batchState{Final: res.FinalResponse, FinalToolResult: res.FinalToolResult, Await: res.Await}
 		return r.runBatch(b, res.ToolCalls)
 	case res.FinalResponse != nil:
 		return r.complete(planner.ReasonFinalResponse, res.FinalResponse, nil), nil, true, nil
@@ -166,7 +181,7 @@ func (r *runner) rejectOutput(why string) (RunOutput, *planner.Finalize, bool, e
 
 // checkPlanShape enforces that a plan decides exactly one thing, except
 // that a bookkeeping-only batch must resolve in the same turn (with a final
-// response or an await).
+// response, a final tool result or an await).
 func checkPlanShape(res *planner.PlanResult, bookkeepingOnly bool) error {
 	n := 0
 	for _, set := range []bool{len(res.ToolCalls) > 0, res.FinalResponse != nil, res.FinalToolResult != nil, res.Await != nil} {
@@ -179,7 +194,7 @@ func checkPlanShape(res *planner.PlanResult, bookkeepingOnly bool) error {
 		return errors.New("it neither called a tool nor answered; call a tool or give the final answer")
 	case n == 1 && bookkeepingOnly && len(res.ToolCalls) > 0:
 		return errors.New("it only called bookkeeping tools, which must resolve the turn: add the final answer or call a terminal tool")
-	case n > 1 && !(bookkeepingOnly && len(res.ToolCalls) > 0 && res.FinalToolResult == nil && n == 2):
+	case n > 1 && !(bookkeepingOnly && len(res.ToolCalls) > 0 && n == 2):
 		return errors.New("it mixed tool calls with a final answer; only bookkeeping calls may accompany the answer")
 	}
 	return nil

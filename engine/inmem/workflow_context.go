@@ -54,7 +54,7 @@ func (r *run) ExecuteChild(id, workflow string, input any, out any) error {
 	if r.ctx.Err() != nil {
 		return r.canceled(op)
 	}
-	raw, err := json.Marshal(input)
+	raw, err := engine.Marshal(input)
 	if err != nil {
 		return fmt.Errorf("inmem: workflow %s: %s: encode input: %w", r.id, op, err)
 	}
@@ -95,7 +95,7 @@ func (r *run) ExecuteActivity(name string, opts engine.ActivityOptions, input an
 	if err := validateOptions(opts); err != nil {
 		return fmt.Errorf("inmem: workflow %s: activity %s: %w", r.id, name, err)
 	}
-	raw, err := json.Marshal(input)
+	raw, err := engine.Marshal(input)
 	if err != nil {
 		return fmt.Errorf("inmem: workflow %s: activity %s: encode input: %w", r.id, name, err)
 	}

@@ -16,16 +16,17 @@ import (
 const DefaultDeniedResult = `{"denied":true,"summary":"The user denied this call."}`
 
 // CallHint returns the display hint of a call to spec's tool. override (set
-// by runtime.WithHintOverrides) wins when non-empty. Otherwise
-// spec.CallHintTemplate is rendered with payload as its root: the typed Go
-// payload of a generated tool ({{ .Query }}) or a map[string]any of the JSON
-// keys of a runtime-compiled tool ({{ .query }}). The hint is spec.Title
-// when there is no template, when payload is nil (decoding failed), or when
-// rendering fails or yields only spaces. Hints are never rendered from raw
-// JSON bytes: a json.RawMessage or []byte payload counts as undecoded.
+// by runtime.WithHintOverrides), when non-empty, is a template that wins
+// over spec.CallHintTemplate. The template is rendered with payload as its
+// root: the typed Go payload of a generated tool ({{ .Query }}) or a
+// map[string]any of the JSON keys of a runtime-compiled tool ({{ .query }}).
+// The hint is spec.Title when there is no template, when payload is nil
+// (decoding failed), or when rendering fails or yields only spaces. Hints
+// are never rendered from raw JSON bytes: a json.RawMessage or []byte
+// payload counts as undecoded.
 func CallHint(spec tools.ToolSpec, payload any, override string) string {
 	if override != "" {
-		return override
+		spec.CallHintTemplate = override
 	}
 	if spec.CallHintTemplate == "" || isNil(payload) || isRawJSON(payload) {
 		return spec.Title

@@ -1,0 +1,285 @@
+package runtime
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/quiver-go/quiver/engine"
+	"github.com/quiver-go/quiver/engine/inmem"
+	"github.com/quiver-go/quiver/model/scripted"
+	"github.com/quiver-go/quiver/planner"
+	"github.com/quiver-go/quiver/tools"
+)
+
+// cfWriteSpec is ws.write, a tool declaring the seed's confirmation.
+func cfWriteSpec(t *testing.T) tools.ToolSpec {
+	return newSpec(t, "write",
+		withPayload(t, `{"type":"object","properties":{"key":{"type":"string"},"value":{},"note":{"type":"string"}},"required":["key","value"]}`),
+		func(s *tools.ToolSpec) {
+			s.Confirmation = &tools.ConfirmationSpec{
+				Title:                "Confirm change",
+				PromptTemplate:       `Approve write: set {{ .key }} to {{ json .value }}{{ with index . "note" }} ({{ . }}){{ end }}`,
+				DeniedResultTemplate: `{"summary":"Cancelled","key":{{ json .key }}}`,
+			}
+		})
+}
+
+// cfEngine wraps an engine and counts the run workflows started and the
+// ones whose workflow code is executing right now.
+type cfEngine struct {
+	engine.Engine
+	started atomic.Int32
+	active  atomic.Int32
+}
+
+func newCFEngine() *cfEngine { return &cfEngine{Engine: inmem.New()} }
+
+func (e *cfEngine) RegisterWorkflow(def engine.WorkflowDefinition) error {
+	h := def.Handler
+	def.Handler = func(wctx engine.WorkflowContext, in json.RawMessage) (json.RawMessage, error) {
+		e.active.Add(1)
+		defer e.active.Add(-1)
+		return h(wctx, in)
+	}
+	return e.Engine.RegisterWorkflow(def)
+}
+
+func (e *cfEngine) StartWorkflow(ctx context.Context, req engine.StartRequest) (engine.WorkflowHandle, error) {
+	e.started.Add(1)
+	return e.Engine.StartWorkflow(ctx, req)
+}
+
+func TestConfirmationSuspendsRunWithPendingItem(t *testing.T) {
+	cases := []struct {
+		name, payload, prompt string
+	}{
+		{"required fields", `{"key":"plan","value":{"tier":"gold","seats":3}}`, `Approve write: set plan to {"seats":3,"tier":"gold"}`},
+		{"optional field via index", `{"key":"plan","value":12.50,"note":"urgent"}`, `Approve write: set plan to 12.50 (urgent)`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFixture(t, RunPolicy{}, []fixtureTool{{spec: cfWriteSpec(t)}},
+				scripted.Call("write", tc.payload),
+			)
+			out := f.run("change the plan")
+			if out.Status != StatusSuspended || out.Reason != "" || out.Suspension == nil || len(out.Suspension.Pending) == 0 {
+				t.Fatalf("out = %+v, want a run ended with a suspension", out)
+			}
+			p := out.Suspension.Pending[0]
+			if p.Kind != PendingConfirmation || p.Tool != "ws.write" || p.CallID != "call_1" || p.Title != "Confirm change" {
+				t.Fatalf("first pending item = %+v", p)
+			}
+			if p.Prompt != tc.prompt {
+				t.Fatalf("prompt = %q, want %q", p.Prompt, tc.prompt)
+			}
+			if string(p.Payload) != tc.payload {
+				t.Fatalf("pending payload = %s, want the call's %s", p.Payload, tc.payload)
+			}
+			if out.Suspension.RunID != out.RunID {
+				t.Fatalf("suspension run id %q, run %q", out.Suspension.RunID, out.RunID)
+			}
+			if got := f.executed(); len(got) != 0 {
+				t.Fatalf("executed %v before approval", got)
+			}
+			if n := len(eventsOf[ToolCallScheduled](f)); n != 0 {
+				t.Fatalf("%d calls scheduled before approval", n)
+			}
+			if aw := eventsOf[Awaiting](f); len(aw) != 1 || aw[0].Pending[0].Prompt != tc.prompt {
+				t.Fatalf("Awaiting events = %+v", aw)
+			}
+			if n := len(eventsOf[RunCompleted](f)); n != 0 {
+				t.Fatalf("%d RunCompleted events for a suspended run", n)
+			}
+		})
+	}
+}
+
+func TestConfirmationApprovalRunsSavedCall(t *testing.T) {
+	const payload = `{"key":"plan","value":"gold"}`
+	f := newFixture(t, RunPolicy{},
+		[]fixtureTool{{spec: cfWriteSpec(t), handler: ok(`{"written":true}`)}},
+		scripted.Call("write", payload),
+		scripted.Reply("Plan changed."),
+	)
+	out := f.run("change the plan")
+	if out.Status != StatusSuspended {
+		t.Fatalf("status %s", out.Status)
+	}
+	if n := f.model.Calls(); n != 1 {
+		t.Fatalf("%d model requests before Continue", n)
+	}
+	out = f.cont(out.RunID, PendingInputResponse{Confirmation: &ConfirmationDecision{Approved: true}})
+	if out.Status != StatusCompleted || out.Reason != planner.ReasonFinalResponse || out.Final.Text != "Plan changed." {
+		t.Fatalf("out = %+v", out)
+	}
+	f.mu.Lock()
+	calls := f.calls
+	f.mu.Unlock()
+	if len(calls) != 1 || calls[0].Ident != "ws.write" || string(calls[0].Payload) != payload || calls[0].Meta.ToolCallID != "call_1" {
+		t.Fatalf("executed calls = %+v, want the saved call once", calls)
+	}
+	reqs := f.model.Requests()
+	res := toolResults(reqs[len(reqs)-1].Messages)
+	if len(res) != 1 || res[0].CallID != "call_1" || string(res[0].Content) != `{"written":true}` || res[0].IsError {
+		t.Fatalf("the model read %+v", res)
+	}
+	// The continuation's output covers the whole run, calls included.
+	if got := toolResults(out.Messages); len(got) != 1 || got[0].CallID != "call_1" {
+		t.Fatalf("run messages' results = %+v", got)
+	}
+	if started := eventsOf[RunStarted](f); len(started) != 2 || started[0].Continued || !started[1].Continued {
+		t.Fatalf("RunStarted events = %+v, want the run and its continuation", started)
+	}
+}
+
+func TestConfirmationDenialReturnsRenderedDeniedResult(t *testing.T) {
+	f := newFixture(t, RunPolicy{},
+		[]fixtureTool{{spec: cfWriteSpec(t), handler: ok(`{"written":true}`)}},
+		scripted.Call("write", `{"key":"plan","value":"gold"}`),
+		scripted.Reply("Left unchanged."),
+	)
+	out := f.run("change the plan")
+	out = f.cont(out.RunID, PendingInputResponse{Confirmation: &ConfirmationDecision{Approved: false}})
+	if out.Status != StatusCompleted || out.Final.Text != "Left unchanged." {
+		t.Fatalf("out = %+v", out)
+	}
+	if got := f.executed(); len(got) != 0 {
+		t.Fatalf("a denied call ran: %v", got)
+	}
+	reqs := f.model.Requests()
+	res := toolResults(reqs[len(reqs)-1].Messages)
+	if len(res) != 1 || res[0].CallID != "call_1" || string(res[0].Content) != `{"summary":"Cancelled","key":"plan"}` {
+		t.Fatalf("the model read %+v, want the rendered denied result", res)
+	}
+	if ev := eventsOf[ToolResultReceived](f); len(ev) != 1 || string(ev[0].Result) != `{"summary":"Cancelled","key":"plan"}` {
+		t.Fatalf("ToolResultReceived = %+v", ev)
+	}
+}
+
+func TestWithToolConfirmationEnablesAtRuntime(t *testing.T) {
+	plain := func(t *testing.T) tools.ToolSpec {
+		return newSpec(t, "write", withPayload(t, `{"type":"object","properties":{"key":{"type":"string"}}}`))
+	}
+	t.Run("enabled", func(t *testing.T) {
+		f := newFixtureWith(t, AgentRegistration{},
+			[]Option{WithToolConfirmation("ws.write", tools.ConfirmationSpec{PromptTemplate: "Really write {{ .key }}?"})},
+			[]fixtureTool{{spec: plain(t)}},
+			scripted.Call("write", `{"key":"k1"}`),
+			scripted.Reply("written"),
+		)
+		out := f.run("write k1")
+		if out.Status != StatusSuspended || out.Suspension.Pending[0].Kind != PendingConfirmation || out.Suspension.Pending[0].Prompt != "Really write k1?" {
+			t.Fatalf("out = %+v, want a confirmation", out)
+		}
+		if got := f.executed(); len(got) != 0 {
+			t.Fatalf("executed %v before approval", got)
+		}
+		out = f.cont(out.RunID, PendingInputResponse{Confirmation: &ConfirmationDecision{Approved: true}})
+		if out.Status != StatusCompleted || len(f.executed()) != 1 {
+			t.Fatalf("after approval: %+v, executed %v", out, f.executed())
+		}
+	})
+	t.Run("not enabled", func(t *testing.T) {
+		f := newFixture(t, RunPolicy{}, []fixtureTool{{spec: plain(t)}},
+			scripted.Call("write", `{"key":"k1"}`),
+			scripted.Reply("written"),
+		)
+		if out := f.run("write k1"); out.Status != StatusCompleted || len(f.executed()) != 1 {
+			t.Fatalf("out = %+v, executed %v", out, f.executed())
+		}
+	})
+}
+
+func TestConfirmationNothingWaitsInMemory(t *testing.T) {
+	eng := newCFEngine()
+	f := newFixtureWith(t, AgentRegistration{}, []Option{WithEngine(eng)},
+		[]fixtureTool{{spec: cfWriteSpec(t)}},
+		scripted.Call("write", `{"key":"k","value":1}`),
+		scripted.Reply("done"),
+	)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	out := f.run("write")
+	if out.Status != StatusSuspended {
+		t.Fatalf("status %s", out.Status)
+	}
+	// Wait returned: the workflow ended with its checkpoint.
+	if a, s := eng.active.Load(), eng.started.Load(); a != 0 || s != 1 {
+		t.Fatalf("after suspension: %d workflows executing, %d started; want 0 and 1", a, s)
+	}
+	if _, err := f.rt.Continue(ctx, "run-that-never-was", PendingInputResponse{Confirmation: &ConfirmationDecision{Approved: true}}); err == nil || !strings.Contains(err.Error(), "run-that-never-was") || !strings.Contains(err.Error(), "not suspended") {
+		t.Fatalf("Continue of an unknown run: err = %v", err)
+	}
+	h, err := f.rt.Continue(ctx, out.RunID, PendingInputResponse{Confirmation: &ConfirmationDecision{Approved: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A second answer to the same suspension fails, whether the
+	// continuation is still running or not.
+	if _, err := f.rt.Continue(ctx, out.RunID, PendingInputResponse{Confirmation: &ConfirmationDecision{Approved: true}}); err == nil || !strings.Contains(err.Error(), out.RunID) {
+		t.Fatalf("second Continue: err = %v, want a clear failure naming the run", err)
+	}
+	done, err := h.Wait(ctx)
+	if err != nil || done.Status != StatusCompleted {
+		t.Fatalf("continuation: %+v, %v", done, err)
+	}
+	if s := eng.started.Load(); s != 2 {
+		t.Fatalf("%d workflows started, want the run and one continuation", s)
+	}
+	if _, err := f.rt.Continue(ctx, out.RunID, PendingInputResponse{Confirmation: &ConfirmationDecision{Approved: true}}); err == nil {
+		t.Fatal("Continue of a completed run succeeded")
+	}
+	if got := f.executed(); len(got) != 1 {
+		t.Fatalf("executed %v, want the call once", got)
+	}
+}
+
+func TestConfirmationMidBatch(t *testing.T) {
+	f := newFixture(t, RunPolicy{},
+		[]fixtureTool{
+			{spec: newSpec(t, "first"), handler: ok(`{"n":1}`)},
+			{spec: cfWriteSpec(t), handler: ok(`{"n":2}`)},
+			{spec: newSpec(t, "third"), handler: ok(`{"n":3}`)},
+		},
+		scripted.Calls(
+			scripted.ToolCallSpec{Name: "first"},
+			scripted.ToolCallSpec{Name: "write", Payload: `{"key":"k","value":2}`},
+			scripted.ToolCallSpec{Name: "third"},
+		),
+		scripted.Reply("all three done"),
+	)
+	out := f.run("do three things")
+	if out.Status != StatusSuspended || out.Suspension.Pending[0].CallID != "call_2" {
+		t.Fatalf("out = %+v, want a suspension on the second call", out)
+	}
+	if got := f.executed(); len(got) != 1 || got[0] != "ws.first" {
+		t.Fatalf("executed %v before approval, want only the first call", got)
+	}
+	out = f.cont(out.RunID, PendingInputResponse{Confirmation: &ConfirmationDecision{Approved: true}})
+	if out.Status != StatusCompleted || out.Final.Text != "all three done" {
+		t.Fatalf("out = %+v", out)
+	}
+	if got := f.executed(); len(got) != 3 || got[0] != "ws.first" || got[1] != "ws.write" || got[2] != "ws.third" {
+		t.Fatalf("executed %v", got)
+	}
+	reqs := f.model.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("%d model requests, want 2 (no planning while suspended)", len(reqs))
+	}
+	res := toolResults(reqs[1].Messages)
+	if len(res) != 3 {
+		t.Fatalf("the model read %+v", res)
+	}
+	for i, want := range []string{`{"n":1}`, `{"n":2}`, `{"n":3}`} {
+		if res[i].CallID != []string{"call_1", "call_2", "call_3"}[i] || string(res[i].Content) != want {
+			t.Fatalf("result %d = %+v, want %s", i, res[i], want)
+		}
+	}
+	if out.ToolCalls != 3 {
+		t.Fatalf("ToolCalls = %d, want 3 (the batch counted once)", out.ToolCalls)
+	}
+}

@@ -1,0 +1,133 @@
+package runtime
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/quiver-go/quiver/model/scripted"
+	"github.com/quiver-go/quiver/planner"
+	"github.com/quiver-go/quiver/tools"
+)
+
+// evtAll returns the recorded events of one run, in order.
+func evtAll(f *fixture, runID string) []Event {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var out []Event
+	for _, e := range f.events {
+		if e.Run() == runID {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// evtTypes names events by type.
+func evtTypes(events []Event) []string {
+	out := make([]string, len(events))
+	for i, e := range events {
+		out[i] = string(e.Type())
+	}
+	return out
+}
+
+func TestEventsFullRunInOrder(t *testing.T) {
+	f := newFixture(t, RunPolicy{}, []fixtureTool{{
+		spec:    newSpec(t, "lookup", hintCallTemplate(`Looking up {{ .q }}`), hintResultTemplate(`{{ .Result.rows }} rows`)),
+		handler: ok(`{"rows":3}`),
+	}},
+		scripted.Call("lookup", `{"q":"orders"}`),
+		scripted.Reply("There are 3 rows."),
+	)
+	out := f.run("How many orders?")
+	events := evtAll(f, out.RunID)
+	want := []EventType{
+		EventRunStarted,
+		EventPlanned, EventUsage,
+		EventToolCallScheduled, EventToolResult,
+		EventPlanned, EventUsage,
+		EventRunCompleted,
+	}
+	got := evtTypes(events)
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("events = %v\nwant     %v", got, want)
+	}
+	if e := events[0].(RunStarted); e.Agent != "assistant" || e.SessionID != out.SessionID || e.Continued {
+		t.Errorf("run started = %+v", e)
+	}
+	if e := events[1].(Planned); e.Step != 1 || fmt.Sprint(e.ToolCalls) != "[lookup]" || e.Final {
+		t.Errorf("first plan = %+v", e)
+	}
+	if e := events[2].(UsageReported); e.Usage.InputTokens == 0 {
+		t.Errorf("usage = %+v", e)
+	}
+	sched := events[3].(ToolCallScheduled)
+	if sched.Tool != "ws.lookup" || sched.DisplayHint != "Looking up orders" || sched.CallID == "" {
+		t.Errorf("scheduled = %+v", sched)
+	}
+	res := events[4].(ToolResultReceived)
+	if res.CallID != sched.CallID || string(res.Result) != `{"rows":3}` || res.Failure != nil || res.DisplayHint != "3 rows" {
+		t.Errorf("result = %+v", res)
+	}
+	if e := events[5].(Planned); e.Step != 2 || !e.Final || e.Text != "There are 3 rows." {
+		t.Errorf("second plan = %+v", e)
+	}
+	if e := events[7].(RunCompleted); e.Reason != planner.ReasonFinalResponse {
+		t.Errorf("completed = %+v", e)
+	}
+}
+
+func TestEventsRunCompletedCarriesTerminationReason(t *testing.T) {
+	f := newFixture(t, RunPolicy{}, []fixtureTool{{spec: newSpec(t, "submit", terminal()), handler: ok(`{"done":true}`)}},
+		scripted.Call("submit", `{}`),
+	)
+	out := f.run("submit it")
+	events := evtAll(f, out.RunID)
+	last, ok := events[len(events)-1].(RunCompleted)
+	if !ok || last.Reason != planner.ReasonTerminalTool || out.Reason != planner.ReasonTerminalTool {
+		t.Fatalf("events = %v, out reason %q", evtTypes(events), out.Reason)
+	}
+	// The scheduled call shows the title when there is no template.
+	if s := eventsOf[ToolCallScheduled](f); len(s) != 1 || s[0].DisplayHint != "Tool submit" {
+		t.Errorf("scheduled = %+v", s)
+	}
+}
+
+func TestEventsSuspendedRunEmitsAwaiting(t *testing.T) {
+	confirm := func(s *tools.ToolSpec) {
+		s.Confirmation = &tools.ConfirmationSpec{Title: "Confirm delete", PromptTemplate: `Delete {{ .q }}?`}
+	}
+	f := newFixture(t, RunPolicy{}, []fixtureTool{{spec: newSpec(t, "delete", confirm), handler: ok(`{"deleted":true}`)}},
+		scripted.Call("delete", `{"q":"report"}`),
+		scripted.Reply("Deleted."),
+	)
+	out := f.run("delete the report")
+	if out.Status != StatusSuspended {
+		t.Fatalf("out = %+v", out)
+	}
+	events := evtAll(f, out.RunID)
+	want := []EventType{EventRunStarted, EventPlanned, EventUsage, EventAwaiting}
+	if fmt.Sprint(evtTypes(events)) != fmt.Sprint(want) {
+		t.Fatalf("events = %v, want %v", evtTypes(events), want)
+	}
+	aw := events[3].(Awaiting)
+	if len(aw.Pending) != 1 || aw.Pending[0].Kind != PendingConfirmation || aw.Pending[0].Prompt != "Delete report?" || aw.Pending[0].Tool != "ws.delete" {
+		t.Errorf("awaiting = %+v", aw)
+	}
+	done := f.cont(out.RunID, PendingInputResponse{Confirmation: &ConfirmationDecision{Approved: true}})
+	if done.Status != StatusCompleted {
+		t.Fatalf("continued = %+v", done)
+	}
+	events = evtAll(f, out.RunID)[len(want):]
+	want = []EventType{EventRunStarted, EventToolCallScheduled, EventToolResult, EventPlanned, EventUsage, EventRunCompleted}
+	if fmt.Sprint(evtTypes(events)) != fmt.Sprint(want) {
+		t.Fatalf("continuation events = %v, want %v", evtTypes(events), want)
+	}
+	if e := events[0].(RunStarted); !e.Continued {
+		t.Errorf("continuation started = %+v", e)
+	}
+	if !strings.Contains(string(events[2].(ToolResultReceived).Result), "deleted") {
+		t.Errorf("result = %+v", events[2])
+	}
+}
