@@ -193,14 +193,11 @@ func explicitCursor(spec tools.ToolSpec, ac *admittedCall) string {
 // partner's page advances or ends the chain whose cursor it used (used, or
 // the single head when the runtime bound the cursor).
 func (r *runner) advanceHeads(id tools.Ident, spec tools.ToolSpec, bounds *planner.Bounds, used string) {
-	if spec.Bounds == nil {
-		return
-	}
 	next := ""
 	if bounds != nil {
 		next = bounds.NextCursor
 	}
-	if spec.Bounds.ContinueWith != "" {
+	if spec.Bounds != nil && spec.Bounds.ContinueWith != "" {
 		partner := tools.Ident(id.Toolset() + "." + spec.Bounds.ContinueWith)
 		kept := r.st.Heads[:0]
 		for _, h := range r.st.Heads {
@@ -214,7 +211,8 @@ func (r *runner) advanceHeads(id tools.Ident, spec tools.ToolSpec, bounds *plann
 		}
 		return
 	}
-	// A partner page: advance its head, or end the chain.
+	// A partner page (with or without bounds of its own): advance its head,
+	// or end the chain.
 	for i, h := range r.st.Heads {
 		if h.Partner == id && (used == "" || h.Cursor == used) {
 			if next == "" {
@@ -267,7 +265,7 @@ func mergeObjects(a, b json.RawMessage) json.RawMessage {
 }
 
 func mustJSON(v any) json.RawMessage {
-	b, err := json.Marshal(v)
+	b, err := engine.Marshal(v)
 	if err != nil {
 		panic("runtime: marshal of plain JSON values failed: " + err.Error())
 	}

@@ -177,23 +177,25 @@ func (rt *Runtime) shapeResult(t *toolEntry, res *planner.ToolResult) executeOut
 // routeServerData sets each entry's audience: the one the spec declares for
 // its kind wins over what the executor returned (a hand-written executor
 // must not turn internal data into stored data); an undeclared kind keeps
-// its own audience, timeline when empty.
+// its own audience, timeline when empty. Internal server data serves tool
+// composition inside the executor only: it is dropped here, so it never
+// leaves the activity (a durable engine would otherwise persist it).
 func routeServerData(spec tools.ToolSpec, sds []planner.ServerData) []planner.ServerData {
-	if len(sds) == 0 {
-		return nil
-	}
-	out := make([]planner.ServerData, len(sds))
-	for i, sd := range sds {
+	var out []planner.ServerData
+	for _, sd := range sds {
 		for _, d := range spec.ServerData {
 			if d.Kind == sd.Kind && d.Audience != "" {
 				sd.Audience = d.Audience
 				break
 			}
 		}
-		if sd.Audience == "" {
+		switch sd.Audience {
+		case tools.AudienceInternal:
+			continue
+		case "":
 			sd.Audience = tools.AudienceTimeline
 		}
-		out[i] = sd
+		out = append(out, sd)
 	}
 	return out
 }

@@ -242,7 +242,7 @@ func (rt *Runtime) Continue(ctx context.Context, runID string, resp PendingInput
 }
 
 func (rt *Runtime) launch(ctx context.Context, in workflowInput, a *agentEntry) (*RunHandle, error) {
-	raw, err := json.Marshal(in)
+	raw, err := engine.Marshal(in)
 	if err != nil {
 		return nil, fmt.Errorf("runtime: encode run state: %w", err)
 	}

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"sync"
-	"time"
 
 	"github.com/quiver-go/quiver/engine"
 	"github.com/quiver-go/quiver/engine/inmem"
@@ -22,7 +21,6 @@ const (
 // Runtime registers toolsets, agents and models and runs agents.
 type Runtime struct {
 	engine engine.Engine
-	clock  func() time.Time
 
 	mu        sync.RWMutex
 	toolsets  map[string]*toolsetEntry
@@ -115,20 +113,10 @@ func WithSessionStore(s SessionStore) Option {
 	}
 }
 
-// WithClock replaces the wall clock used for run budgets outside workflows
-// (tests).
-func WithClock(now func() time.Time) Option {
-	return func(rt *Runtime) error {
-		rt.clock = now
-		return nil
-	}
-}
-
 // New returns a runtime on the in-memory engine unless WithEngine says
 // otherwise.
 func New(opts ...Option) (*Runtime, error) {
 	rt := &Runtime{
-		clock:     time.Now,
 		toolsets:  make(map[string]*toolsetEntry),
 		tools:     make(map[tools.Ident]*toolEntry),
 		agents:    make(map[string]*agentEntry),

@@ -47,6 +47,9 @@ type runState struct {
 	Timeline []ServerDataRecord `json:"timeline,omitempty"`
 	Evidence []ServerDataRecord `json:"evidence,omitempty"`
 
+	// Awaiting is the kind of a planner's await the run is suspended on.
+	Awaiting planner.AwaitKind `json:"awaiting,omitempty"`
+
 	// Batch is the batch being executed, when a suspension interrupted it.
 	Batch *batchState `json:"batch,omitempty"`
 }

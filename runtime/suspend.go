@@ -58,6 +58,7 @@ func (r *runner) await(a *planner.Await) (RunOutput, *planner.Finalize, bool, er
 	if a.Kind == planner.AwaitConfirmation {
 		kind = PendingConfirmation
 	}
+	r.st.Awaiting = a.Kind
 	return r.suspend([]PendingItem{{Kind: kind, Prompt: a.Prompt, Fields: a.Fields}})
 }
 
@@ -117,11 +118,32 @@ func (r *runner) resume(resp PendingInputResponse) (RunOutput, bool, error) {
 		return out, true, err
 	}
 	// A planner's await: the answer joins the conversation as a user turn.
-	if resp.Clarification == nil || resp.Clarification.Text == "" {
-		return RunOutput{}, true, fmt.Errorf("runtime: run %s waits for an answer; continue it with PendingInputResponse.Clarification.Text", r.st.RunID)
+	text, err := awaitAnswer(r.st, resp)
+	if err != nil {
+		return RunOutput{}, true, err
 	}
-	r.st.Transcript = append(r.st.Transcript, userText(resp.Clarification.Text))
+	r.st.Awaiting = ""
+	r.st.Transcript = append(r.st.Transcript, userText(text))
 	return RunOutput{}, false, nil
+}
+
+// awaitAnswer turns the answer to a planner's await into the user message
+// the planner reads: the clarification's text, or the decision on a
+// confirmation the planner asked for.
+func awaitAnswer(st *runState, resp PendingInputResponse) (string, error) {
+	if st.Awaiting == planner.AwaitConfirmation {
+		switch {
+		case resp.Confirmation != nil && resp.Confirmation.Approved:
+			return "Approved.", nil
+		case resp.Confirmation != nil:
+			return "Denied.", nil
+		}
+		return "", fmt.Errorf("runtime: run %s waits for a confirmation; continue it with PendingInputResponse.Confirmation", st.RunID)
+	}
+	if resp.Clarification != nil && resp.Clarification.Text != "" {
+		return resp.Clarification.Text, nil
+	}
+	return "", fmt.Errorf("runtime: run %s waits for an answer; continue it with PendingInputResponse.Clarification.Text", st.RunID)
 }
 
 // checkAnswer reports, before a continuation starts, whether resp answers
@@ -139,10 +161,8 @@ func (rt *Runtime) checkAnswer(st *runState, resp PendingInputResponse) error {
 		}
 		return nil
 	}
-	if resp.Clarification == nil || resp.Clarification.Text == "" {
-		return fmt.Errorf("runtime: run %s waits for an answer; continue it with PendingInputResponse.Clarification.Text", st.RunID)
-	}
-	return nil
+	_, err := awaitAnswer(st, resp)
+	return err
 }
 
 func pendingKindOf(r *runner, ac *admittedCall) string {
@@ -161,8 +181,7 @@ func pendingFieldOf(r *runner, ac *admittedCall) string {
 
 // failureJSON is the JSON a model reads for a failure.
 func failureJSON(f *planner.ToolFailure) []byte {
-	b, _ := json.Marshal(map[string]string{"error": f.Code, "message": f.Message, "recovery": string(f.Recovery)})
-	return b
+	return mustJSON(map[string]string{"error": f.Code, "message": f.Message, "recovery": string(f.Recovery)})
 }
 
 func userText(s string) model.Message { return model.UserMessage(s) }
