@@ -48,7 +48,7 @@ func (rt *Runtime) executeActivity(ctx context.Context, in executeInput) (execut
 	if !ok {
 		return out, nil
 	}
-	payload, err := inject(spec, payload, in.Meta, in.Labels)
+	payload, err := tools.InjectFields(spec, payload, in.Meta, in.Labels)
 	if err != nil {
 		return executeOutput{Failure: &planner.ToolFailure{Code: "injection_failed", Message: err.Error(), Recovery: planner.RecoveryFinish}}, nil
 	}
@@ -92,38 +92,6 @@ func validatePayload(spec tools.ToolSpec, in executeInput) (json.RawMessage, exe
 		}
 	}
 	return nil, executeOutput{Failure: &planner.ToolFailure{Code: "invalid_payload", Message: "The arguments do not match the tool's schema; fix them and call again:\n" + err.Error(), Recovery: planner.RecoveryCorrectCall}}, false
-}
-
-// inject fills the tool's injected fields from call metadata or run labels
-// (label values are validated with the field's own schema).
-func inject(spec tools.ToolSpec, payload json.RawMessage, meta tools.CallMeta, labels map[string]string) (json.RawMessage, error) {
-	if len(spec.Inject) == 0 {
-		return payload, nil
-	}
-	var obj map[string]json.RawMessage
-	if err := json.Unmarshal(payload, &obj); err != nil || obj == nil {
-		return nil, fmt.Errorf("tool %s has injected fields but its payload is not a JSON object", spec.Name)
-	}
-	for _, f := range spec.Inject {
-		v, ok := f.Value(meta, labels)
-		if f.Source == tools.InjectMeta {
-			// A direct read of the call metadata; an empty value (no
-			// parent call in a top-level run) is the field's value.
-			obj[f.Name] = mustJSON(v)
-			continue
-		}
-		if !ok {
-			return nil, fmt.Errorf("injected field %q of %s has no value: supply the run label %q with runtime.WithLabels", f.Name, spec.Name, f.Name)
-		}
-		raw := mustJSON(v)
-		if !f.Schema.IsZero() {
-			if err := f.Schema.Validate(raw); err != nil {
-				return nil, fmt.Errorf("run label %q does not fit field %q of %s: %w", f.Name, f.Name, spec.Name, err)
-			}
-		}
-		obj[f.Name] = raw
-	}
-	return mustJSON(obj), nil
 }
 
 // shapeResult validates a result and turns it into what the model sees.
