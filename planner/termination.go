@@ -20,6 +20,9 @@ const (
 	// ReasonMissingFields: required fields were missing under
 	// OnMissingFields("finalize").
 	ReasonMissingFields TerminationReason = "missing_fields"
+	// ReasonToolFailure: a failed call asked the run to finish
+	// (RecoveryFinish).
+	ReasonToolFailure TerminationReason = "tool_failure"
 	// ReasonCanceled: the run was canceled.
 	ReasonCanceled TerminationReason = "canceled"
 )

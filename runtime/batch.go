@@ -107,6 +107,20 @@ func (r *runner) afterBatch(b *batchState) (RunOutput, *planner.Finalize, bool, 
 	if o.MissingFinalize {
 		return RunOutput{}, &planner.Finalize{Reason: planner.ReasonMissingFields}, false, nil
 	}
+	if o.Finish {
+		return RunOutput{}, &planner.Finalize{Reason: planner.ReasonToolFailure}, false, nil
+	}
+	if o.BookkeepingFailed && !o.Rejected {
+		// A failed bookkeeping call opens another planner turn, even when
+		// the plan also answered, and costs no recovery turn. The safety
+		// net ends a run whose model keeps failing bookkeeping calls.
+		r.st.BookkeepingFailures++
+		if r.st.BookkeepingFailures > maxBookkeepingFailureTurns {
+			return RunOutput{}, &planner.Finalize{Reason: planner.ReasonRecoveryExhausted}, false, nil
+		}
+		return RunOutput{}, nil, false, nil
+	}
+	r.st.BookkeepingFailures = 0
 	if b.Final != nil {
 		return r.complete(planner.ReasonFinalResponse, b.Final, nil), nil, true, nil
 	}
@@ -126,6 +140,10 @@ func (r *runner) afterBatch(b *batchState) (RunOutput, *planner.Finalize, bool, 
 	}
 	return RunOutput{}, nil, false, nil
 }
+
+// maxBookkeepingFailureTurns bounds consecutive turns whose only failures
+// are bookkeeping calls, which cost no recovery turn.
+const maxBookkeepingFailureTurns = 8
 
 // rejectCall records the result of a call answered without running
 // (refused, unknown, over the cap): transcript, event and compact outputs.

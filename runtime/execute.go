@@ -108,6 +108,10 @@ func (r *runner) finishCall(b *batchState, ac *admittedCall, spec tools.ToolSpec
 		r.advanceHeads(ac.Ident, spec, out.Bounds, explicitCursor(spec, ac))
 	}
 	switch {
+	case out.Failure != nil && out.Failure.Recovery == planner.RecoveryFinish:
+		b.Outcome.Finish = true
+	case out.Failure != nil && spec.IsBookkeeping():
+		b.Outcome.BookkeepingFailed = true
 	case out.Failure != nil:
 		b.Outcome.Rejected = true
 	case spec.TerminalRun:

@@ -29,6 +29,9 @@ type runState struct {
 	// since the last successful budgeted work; Step counts planning steps.
 	ToolCalls int `json:"tool_calls"`
 	Recovery  int `json:"recovery"`
+	// BookkeepingFailures counts consecutive turns whose only failures were
+	// bookkeeping calls (a safety net: they cost no recovery turn).
+	BookkeepingFailures int `json:"bookkeeping_failures,omitempty"`
 	Step      int `json:"step"`
 
 	Reminders       render.ReminderQueue `json:"reminders"`
@@ -98,6 +101,12 @@ type batchOutcome struct {
 	Terminal        *planner.ToolResult `json:"terminal,omitempty"`
 	TerminalIdent   tools.Ident         `json:"terminal_ident,omitempty"`
 	MissingFinalize bool                `json:"missing_finalize,omitempty"`
+	// BookkeepingFailed is set when a bookkeeping call failed: it opens
+	// another planner turn (per its recovery action) without costing a
+	// recovery turn.
+	BookkeepingFailed bool `json:"bookkeeping_failed,omitempty"`
+	// Finish is set when a failure asked the run to finish.
+	Finish bool `json:"finish,omitempty"`
 }
 
 // chainHead is an active ContinueWith pagination chain: the partner tool
