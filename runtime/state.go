@@ -32,7 +32,7 @@ type runState struct {
 	// BookkeepingFailures counts consecutive turns whose only failures were
 	// bookkeeping calls (a safety net: they cost no recovery turn).
 	BookkeepingFailures int `json:"bookkeeping_failures,omitempty"`
-	Step      int `json:"step"`
+	Step                int `json:"step"`
 
 	Reminders       render.ReminderQueue `json:"reminders"`
 	ResultReminders []string             `json:"result_reminders,omitempty"`
