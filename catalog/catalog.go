@@ -88,6 +88,7 @@ func (c *Catalog) AdvertisedToolDefinitions() []model.ToolDefinition {
 		wire, _ := c.wire.Wire(e.Spec.Name)
 		d := model.ToolDefinition{
 			Name:        wire,
+			Ident:       e.Spec.Name,
 			Title:       e.Spec.Title,
 			Description: e.Spec.Description,
 			InputSchema: slices.Clone(e.Spec.Payload.Schema),
@@ -100,7 +101,9 @@ func (c *Catalog) AdvertisedToolDefinitions() []model.ToolDefinition {
 			d.Examples = append(d.Examples, slices.Clone(ex.Raw))
 		}
 		if e.Deferred {
-			doc := e.Spec.Search.Clone()
+			// The document also answers to the wire name, which only this
+			// catalog knows.
+			doc := e.Spec.Search.WithAliases(wire)
 			d.Search = &doc
 		}
 		defs = append(defs, d)

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/quiver-go/quiver/search"
+	"github.com/quiver-go/quiver/tools"
 )
 
 // ErrToolSearchUnsupported is returned by a client given deferred tools it
@@ -106,6 +107,9 @@ type SearchSettings struct {
 type ToolDefinition struct {
 	// Name is the wire name.
 	Name string `json:"name"`
+	// Ident is the tool the definition stands for. Adapters never send it;
+	// they record it in discovery metadata.
+	Ident tools.Ident `json:"ident,omitempty"`
 	// Title is the human title.
 	Title string `json:"title,omitempty"`
 	// Description tells the model what the tool does.

@@ -105,6 +105,9 @@ func (r *runner) plan(finalize *planner.Finalize) (*planner.PlanResult, error) {
 	r.snapshot = out.Snapshot
 	res := &out.Result
 	r.st.Transcript = append(r.st.Transcript, res.Messages...)
+	// Discoveries recorded anywhere in the transcript — earlier steps, and
+	// the search the adapter ran in this very step — admit their tools.
+	r.snapshot.Discovered = model.DiscoveredTools(r.st.Transcript)
 	r.st.Usage = r.st.Usage.Add(res.Usage)
 	ev := Planned{RunID: r.st.RunID, Step: r.st.Step, Final: res.FinalResponse != nil}
 	for _, c := range res.ToolCalls {

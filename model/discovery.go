@@ -1,0 +1,125 @@
+package model
+
+import (
+	"encoding/json"
+	"slices"
+
+	"github.com/quiver-go/quiver/tools"
+)
+
+// DiscoveryMetaKey is the Message.Meta key of discovery records. Every
+// adapter that searches deferred tools writes one on the message that
+// carries the search's outcome; the runtime's catalog re-applies them at
+// each planning step. There is no other store of loaded tools: a discovery
+// lasts as long as its record stays in the transcript.
+const DiscoveryMetaKey = "quiver.discovery"
+
+// Discovery is one discovery record.
+type Discovery struct {
+	// Tools are the deferred tools the search made callable.
+	Tools []tools.Ident `json:"tools,omitempty"`
+	// Searches counts the searches our code answered on this message; they
+	// count against the per-turn budget. Provider-hosted searches are not
+	// counted.
+	Searches int `json:"searches,omitempty"`
+	// Exhausted records that a search was refused for want of budget.
+	Exhausted bool `json:"exhausted,omitempty"`
+}
+
+// Discovery returns the message's discovery record, if any.
+func (m Message) Discovery() (Discovery, bool) {
+	raw, ok := m.Meta[DiscoveryMetaKey]
+	if !ok {
+		return Discovery{}, false
+	}
+	var d Discovery
+	if err := json.Unmarshal(raw, &d); err != nil {
+		return Discovery{}, false
+	}
+	return d, true
+}
+
+// SetDiscovery records d on the message, replacing any earlier record.
+func (m *Message) SetDiscovery(d Discovery) {
+	raw, err := json.Marshal(d)
+	if err != nil {
+		return // a struct of strings, ints and bools always encodes
+	}
+	if m.Meta == nil {
+		m.Meta = make(map[string]json.RawMessage)
+	}
+	m.Meta[DiscoveryMetaKey] = raw
+}
+
+// DiscoveredTools returns the tools discovered anywhere in msgs, sorted and
+// without repeats.
+func DiscoveredTools(msgs []Message) []tools.Ident {
+	var out []tools.Ident
+	for _, m := range msgs {
+		if d, ok := m.Discovery(); ok {
+			for _, id := range d.Tools {
+				if !slices.Contains(out, id) {
+					out = append(out, id)
+				}
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// TurnStart returns the index of the current turn's first message: the
+// last user message that holds text (tool results do not start a turn).
+// It returns 0 when there is none.
+func TurnStart(msgs []Message) int {
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if msgs[i].Role == RoleUser && msgs[i].TextContent() != "" {
+			return i
+		}
+	}
+	return 0
+}
+
+// SearchesThisTurn counts the searches our code answered in the current
+// turn, from the discovery records of msgs.
+func SearchesThisTurn(msgs []Message) int {
+	n := 0
+	for _, m := range msgs[TurnStart(msgs):] {
+		if d, ok := m.Discovery(); ok {
+			n += d.Searches
+		}
+	}
+	return n
+}
+
+// SearchExhaustedThisTurn reports whether a search was refused for want of
+// budget in the current turn.
+func SearchExhaustedThisTurn(msgs []Message) bool {
+	for _, m := range msgs[TurnStart(msgs):] {
+		if d, ok := m.Discovery(); ok && d.Exhausted {
+			return true
+		}
+	}
+	return false
+}
+
+// SearchCap returns the per-turn budget of s (DefaultSearchCap when unset).
+func (s SearchSettings) SearchCap() int {
+	if s.Cap > 0 {
+		return s.Cap
+	}
+	return DefaultSearchCap
+}
+
+// SearchToolName returns the portable search tool's name.
+func (s SearchSettings) SearchToolName() string {
+	if s.ToolName != "" {
+		return s.ToolName
+	}
+	return DefaultSearchToolName
+}
+
+// HasDeferred reports whether any definition is deferred.
+func HasDeferred(defs []ToolDefinition) bool {
+	return slices.ContainsFunc(defs, func(d ToolDefinition) bool { return d.Deferred })
+}
