@@ -31,6 +31,9 @@ func New(entries []Entry, filter Filter, labels map[string]string) (*Catalog, er
 			return nil, fmt.Errorf("catalog: tool %s is offered twice; each tool may come from one source only", e.Spec.Name)
 		}
 		c.byIdent[e.Spec.Name] = -1
+		if e.Deferred && e.Spec.Search.Name != string(e.Spec.Name) {
+			return nil, fmt.Errorf("catalog: deferred tool %s has no search document keyed by its ident: a deferred tool is only reachable by search", e.Spec.Name)
+		}
 		if !filter.Allows(e.Spec, labels) {
 			continue
 		}

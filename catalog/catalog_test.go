@@ -126,3 +126,26 @@ func TestAdmitResolvesRefusesAndRejectsUnknown(t *testing.T) {
 		t.Errorf("by ident: %+v", a)
 	}
 }
+
+func TestDeferredToolWithoutSearchDocumentIsRejected(t *testing.T) {
+	s := spec(t, "data.startExport")
+	s.Search = search.Document{}
+	if _, err := New([]Entry{{Spec: s, Deferred: true}}, Filter{}, nil); err == nil || !strings.Contains(err.Error(), "no search document") {
+		t.Fatalf("err = %v", err)
+	}
+	if _, err := New([]Entry{{Spec: s}}, Filter{}, nil); err != nil {
+		t.Fatalf("an inline tool needs no document here: %v", err)
+	}
+}
+
+func TestDeferredDefinitionsAnswerToTheirWireName(t *testing.T) {
+	cat, err := New([]Entry{{Spec: spec(t, "a.search"), Deferred: true}, {Spec: spec(t, "b.search"), Deferred: true}}, Filter{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range cat.AdvertisedToolDefinitions() {
+		if d.Ident == "" || d.Search == nil || !slices.Contains(d.Search.Aliases, d.Name) {
+			t.Errorf("definition %q (ident %q) lacks its wire name among its search aliases: %+v", d.Name, d.Ident, d.Search)
+		}
+	}
+}

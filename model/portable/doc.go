@@ -1,0 +1,15 @@
+// Package portable gives any model.Client tool search: the agent's deferred
+// tools stay out of the request and a search_tools(query) function, which
+// this package answers itself, makes the best matches callable.
+//
+// It follows the field lessons of seed 004: matches join the active set
+// inside the search execution, before the next request is prepared; the
+// searches our code answers are capped per turn (default 3), and the next
+// one is answered with {"error":"search-budget-exhausted","budgetCap":3};
+// every discovery is recorded in message metadata (model.DiscoveryMetaKey),
+// so the runtime admits the discovered tools and a later turn still has
+// them while the record stays in the transcript.
+//
+// Wrap any client to test discovery against the cheapest model a team
+// ships; model/compat uses it for OpenAI-compatible servers.
+package portable
