@@ -15,11 +15,16 @@ import (
 // DefaultResultLimit is how many tools one search returns.
 const DefaultResultLimit = 5
 
+// DefaultMinRelativeScore is the least score, as a fraction of the best
+// hit's, for a scored hit to be returned and discovered.
+const DefaultMinRelativeScore = 0.5
+
 // Client adds portable tool search to an inner client.
 type Client struct {
-	inner   model.Client
-	limit   int
-	indexes indexCache
+	inner       model.Client
+	limit       int
+	minRelative float64
+	indexes     indexCache
 }
 
 // Option configures a Client.
@@ -34,11 +39,22 @@ func WithResultLimit(n int) Option {
 	}
 }
 
+// WithMinRelativeScore sets the least score, as a fraction (0..1) of the
+// best hit's, for a scored hit to be returned; 0 returns every hit up to
+// the limit.
+func WithMinRelativeScore(f float64) Option {
+	return func(c *Client) {
+		if f >= 0 && f <= 1 {
+			c.minRelative = f
+		}
+	}
+}
+
 // Wrap returns inner with portable search. Requests without deferred tools,
 // or whose search mode is not model.SearchPortable, go to inner unchanged
 // (inner then searches natively or returns model.ErrToolSearchUnsupported).
 func Wrap(inner model.Client, opts ...Option) *Client {
-	c := &Client{inner: inner, limit: DefaultResultLimit}
+	c := &Client{inner: inner, limit: DefaultResultLimit, minRelative: DefaultMinRelativeScore}
 	for _, o := range opts {
 		o(c)
 	}

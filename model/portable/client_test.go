@@ -210,3 +210,21 @@ func TestInnerErrorsPassThrough(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+func TestWeakMatchesStayUndiscovered(t *testing.T) {
+	run := func(c *Client) []tools.Ident {
+		inner := scripted.New(scripted.Call("search_tools", `{"query":"export a table to csv"}`), scripted.Reply("ok"))
+		c.inner = inner
+		resp, err := c.Complete(context.Background(), workspaceRequest())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return model.DiscoveredTools(resp.Messages)
+	}
+	if got := run(Wrap(nil)); !slices.Equal(got, []tools.Ident{"ws.startExport"}) {
+		t.Errorf("default threshold discovered %v, want only startExport", got)
+	}
+	if got := run(Wrap(nil, WithMinRelativeScore(0))); len(got) != 2 {
+		t.Errorf("threshold 0 discovered %v, want both tools sharing a term", got)
+	}
+}

@@ -67,7 +67,14 @@ func (s *session) answer(calls []model.ToolCall) model.Message {
 // records them.
 func (s *session) find(query string, disc *model.Discovery) json.RawMessage {
 	found := []foundTool{}
-	for _, h := range s.index.Search(query, s.c.limit) {
+	hits := s.index.Search(query, s.c.limit)
+	for i, h := range hits {
+		// Weak matches stay undiscovered: a hit scoring under a fraction
+		// of the best one would only grow the active set. Name matches
+		// always count.
+		if i > 0 && h.Tier == search.TierScored && h.Score < s.c.minRelative*hits[0].Score {
+			break
+		}
 		id := tools.Ident(h.Name)
 		d, ok := s.deferred[id]
 		if !ok {
