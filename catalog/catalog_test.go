@@ -149,3 +149,16 @@ func TestDeferredDefinitionsAnswerToTheirWireName(t *testing.T) {
 		}
 	}
 }
+
+func TestRefusalNamesTheProvidersSearch(t *testing.T) {
+	cat, err := New([]Entry{{Spec: spec(t, "data.openTable")}, {Spec: spec(t, "data.startExport"), Deferred: true}}, Filter{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap := cat.Snapshot()
+	snap.SearchInstruction = "Search for '%s' with the tool search tool"
+	want := "Tool 'startExport' not in active set. Search for 'startExport' with the tool search tool, or use one of: openTable"
+	if got := snap.Admit("startExport", "").Message; got != want {
+		t.Fatalf("refusal = %q\nwant %q", got, want)
+	}
+}

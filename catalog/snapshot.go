@@ -18,6 +18,11 @@ type Snapshot struct {
 	Discovered []tools.Ident `json:"discovered,omitempty"`
 	// Search says how the model searches, for the refusal message.
 	Search model.SearchSettings `json:"search,omitzero"`
+	// SearchInstruction, when set, tells the model how to discover a tool
+	// with its provider's native search ("%s" stands for the wire name); it
+	// comes from a client implementing model.SearchInstructor. Without it
+	// native search reads "Call tool_search(query='%s') to discover it".
+	SearchInstruction string `json:"search_instruction,omitempty"`
 }
 
 // SnapshotTool is one tool of a snapshot.
@@ -107,5 +112,9 @@ func (s Snapshot) refusal(wire string) string {
 		}
 		return fmt.Sprintf("Tool '%s' not in active set. Call %s(query='%s') to discover it, or use one of: %s", wire, name, wire, inline)
 	}
-	return fmt.Sprintf("Tool '%s' not in active set. Call tool_search(query='%s') to discover it, or use one of: %s", wire, wire, inline)
+	how := fmt.Sprintf("Call tool_search(query='%s') to discover it", wire)
+	if s.SearchInstruction != "" {
+		how = strings.ReplaceAll(s.SearchInstruction, "%s", wire)
+	}
+	return fmt.Sprintf("Tool '%s' not in active set. %s, or use one of: %s", wire, how, inline)
 }

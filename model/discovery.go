@@ -123,3 +123,13 @@ func (s SearchSettings) SearchToolName() string {
 func HasDeferred(defs []ToolDefinition) bool {
 	return slices.ContainsFunc(defs, func(d ToolDefinition) bool { return d.Deferred })
 }
+
+// SearchInstructor is implemented by clients whose native search the model
+// invokes other than through a tool_search call (Anthropic's hosted search,
+// for one). The runtime puts the instruction in the refusal a model reads
+// when it calls a deferred tool it has not discovered.
+type SearchInstructor interface {
+	// SearchInstruction returns how to discover a tool, with "%s" standing
+	// for its wire name, e.g. "Search for '%s' with the tool search tool".
+	SearchInstruction() string
+}

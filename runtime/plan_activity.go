@@ -61,6 +61,11 @@ func (rt *Runtime) planActivity(ctx context.Context, in planInput) (planOutput, 
 	}
 	snap := cat.Snapshot()
 	snap.Search = a.reg.Search
+	if client, err := rt.modelFor(a.reg.ModelID, a.reg.ModelClass); err == nil {
+		if si, ok := client.(model.SearchInstructor); ok && a.reg.Search.Mode != model.SearchPortable {
+			snap.SearchInstruction = si.SearchInstruction()
+		}
+	}
 	return planOutput{Result: *res, Snapshot: snap, Reminders: pc.reminders, Compacted: pc.compacted}, nil
 }
 
