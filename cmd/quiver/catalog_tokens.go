@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -29,6 +30,7 @@ type tokensOptions struct {
 	catalog     string
 	inline      string
 	inlineCount int
+	provider    string
 	json        bool
 }
 
@@ -36,18 +38,30 @@ type tokensOptions struct {
 func newCatalogTokensCommand() *cobra.Command {
 	var opts tokensOptions
 	cmd := &cobra.Command{
-		Use:   "tokens [--catalog FILE] [--inline NAMES | --inline-count N] [--json]",
+		Use:   "tokens [--catalog FILE] [--provider openai|anthropic] [--inline NAMES | --inline-count N] [--json]",
 		Short: "Count the tokens a catalog's tool definitions cost in a request",
-		Long: `Count the o200k_base tokens of the "tools" array of an OpenAI Responses
-request advertising the catalog: every tool inline as a function
-(all-inline), every tool deferred behind one client-executed tool_search tool
-(search-only), and, with --inline or --inline-count, the chosen tools inline
-and the rest deferred (split).
+		Long: `Count the o200k_base tokens a request advertising the catalog loads into
+the model's context: every tool inline (all-inline), every tool deferred
+behind the search tool (search-only), and, with --inline or --inline-count,
+the chosen tools inline and the rest deferred (split).
+
+--provider openai (the default) counts the "tools" array of an OpenAI
+Responses request: inline tools as functions and, when some are deferred,
+one client-executed tool_search tool; deferred tools are not in the request.
+
+--provider anthropic renders the "tools" array of an Anthropic Messages
+request: every tool as a custom tool, deferred ones with
+"defer_loading": true, plus the hosted tool_search_tool_bm25 search tool.
+Deferred definitions are sent but not loaded into the model's context until
+a search finds them, so the count covers the non-deferred definitions and
+the search tool. Anthropic's tokenizer is not available offline: the
+o200k_base figure is an approximation.
 
 --inline takes tool names separated by commas; --inline-count N takes the
 first N tools in file order.`,
 		Example: `  quiver catalog tokens
   quiver catalog tokens --inline openTable,applyFilter,runQuery
+  quiver catalog tokens --provider anthropic --inline openTable,applyFilter,runQuery
   quiver catalog tokens --catalog tools.json --inline-count 10 --json`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -58,21 +72,40 @@ first N tools in file order.`,
 			if byCount && opts.inlineCount < 0 {
 				return usagef("--inline-count %d: want 0 or more", opts.inlineCount)
 			}
+			if !slices.Contains(tokencount.Providers(), tokencount.Provider(opts.provider)) {
+				return usagef("--provider %q: want %s", opts.provider, providerList())
+			}
 			return runTokens(cmd.OutOrStdout(), opts, byName, byCount)
 		},
 	}
 	cmd.Flags().StringVar(&opts.catalog, "catalog", "", "catalog `FILE` (MCP tools/list JSON); the embedded workspace catalog when omitted")
 	cmd.Flags().StringVar(&opts.inline, "inline", "", "comma-separated `NAMES` of the tools to keep inline; the rest are deferred")
 	cmd.Flags().IntVar(&opts.inlineCount, "inline-count", 0, "keep the first `N` tools of the file inline; the rest are deferred")
-	cmd.Flags().BoolVar(&opts.json, "json", false, `print {"encoding":…,"tools":N,"shapes":[{"name":…,"inline":N,"deferred":N,"tokens":N}]}`)
+	cmd.Flags().StringVar(&opts.provider, "provider", string(tokencount.ProviderOpenAI), "request shape to count: "+providerList())
+	cmd.Flags().BoolVar(&opts.json, "json", false, `print {"provider":…,"encoding":…,["approximate":true,]"tools":N,"shapes":[{"name":…,"inline":N,"deferred":N,"tokens":N}]}`)
 	return cmd
 }
 
-// jsonTokens is the --json output of quiver catalog tokens.
+// providerList names the valid --provider values, e.g. "openai or
+// anthropic".
+func providerList() string {
+	ps := tokencount.Providers()
+	names := make([]string, len(ps))
+	for i, p := range ps {
+		names[i] = string(p)
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}
+
+// jsonTokens is the --json output of quiver catalog tokens. Approximate is
+// present, and true, only when the count uses a vocabulary other than the
+// provider's own (anthropic).
 type jsonTokens struct {
-	Encoding string             `json:"encoding"`
-	Tools    int                `json:"tools"`
-	Shapes   []tokencount.Shape `json:"shapes"`
+	Provider    tokencount.Provider `json:"provider"`
+	Encoding    string              `json:"encoding"`
+	Approximate bool                `json:"approximate,omitempty"`
+	Tools       int                 `json:"tools"`
+	Shapes      []tokencount.Shape  `json:"shapes"`
 }
 
 func runTokens(w io.Writer, opts tokensOptions, byName, byCount bool) error {
@@ -92,15 +125,30 @@ func runTokens(w io.Writer, opts tokensOptions, byName, byCount bool) error {
 		}
 		split = inlineFirst(c, opts.inlineCount)
 	}
-	shapes, err := tokencount.Compare(c.Tools, split)
+	provider := tokencount.Provider(opts.provider)
+	shapes, err := tokencount.CompareFor(provider, c.Tools, split)
 	if err != nil {
 		return err
 	}
 	if opts.json {
-		return writeJSON(w, jsonTokens{Encoding: tokencount.Encoding, Tools: len(c.Tools), Shapes: shapes})
+		return writeJSON(w, jsonTokens{
+			Provider:    provider,
+			Encoding:    tokencount.Encoding,
+			Approximate: provider.Approximate(),
+			Tools:       len(c.Tools),
+			Shapes:      shapes,
+		})
 	}
 	fmt.Fprintf(w, "catalog   %s: %d tools\n", c.Source, len(c.Tools))
-	fmt.Fprintf(w, "counting  %s tokens of the OpenAI Responses \"tools\" array\n\n", tokencount.Encoding)
+	switch provider {
+	case tokencount.ProviderAnthropic:
+		fmt.Fprintf(w, "counting  %s tokens of the Anthropic Messages \"tools\" array loaded into context:\n", tokencount.Encoding)
+		fmt.Fprintf(w, "          the non-deferred definitions and the %s search tool;\n", tokencount.AnthropicSearchToolName)
+		fmt.Fprintf(w, "          deferred definitions (\"defer_loading\": true) are sent but not counted\n")
+		fmt.Fprintf(w, "note      TOKENS is an approximation: Anthropic's tokenizer is not available offline,\n          so %s stands in\n\n", tokencount.Encoding)
+	default:
+		fmt.Fprintf(w, "counting  %s tokens of the OpenAI Responses \"tools\" array\n\n", tokencount.Encoding)
+	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "SHAPE\tINLINE\tDEFERRED\tTOKENS")
 	for _, s := range shapes {

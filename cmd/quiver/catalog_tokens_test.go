@@ -8,21 +8,34 @@ import (
 	"github.com/quiver-go/quiver/model/tokencount"
 )
 
-// tokenShapes decodes the --json output of quiver catalog tokens, checking
-// its keys exactly.
-func tokenShapes(t *testing.T, stdout string) (tools int, shapes []tokencount.Shape) {
+// tokenShapes decodes the --json output of quiver catalog tokens for the
+// given provider, checking its keys exactly: "approximate" (true) is there
+// for anthropic only.
+func tokenShapes(t *testing.T, stdout, provider string) (tools int, shapes []tokencount.Shape) {
 	t.Helper()
-	wantKeys(t, []byte(stdout), "encoding", "tools", "shapes")
+	keys := []string{"provider", "encoding", "tools", "shapes"}
+	if provider == "anthropic" {
+		keys = append(keys, "approximate")
+	}
+	wantKeys(t, []byte(stdout), keys...)
 	var raw struct {
-		Encoding string
-		Tools    int
-		Shapes   []json.RawMessage
+		Provider    string
+		Encoding    string
+		Approximate *bool
+		Tools       int
+		Shapes      []json.RawMessage
 	}
 	if err := json.Unmarshal([]byte(stdout), &raw); err != nil {
 		t.Fatal(err)
 	}
+	if raw.Provider != provider {
+		t.Errorf("provider = %q, want %q", raw.Provider, provider)
+	}
 	if raw.Encoding != "o200k_base" {
 		t.Errorf("encoding = %q", raw.Encoding)
+	}
+	if provider == "anthropic" && (raw.Approximate == nil || !*raw.Approximate) {
+		t.Errorf("approximate = %v, want true", raw.Approximate)
 	}
 	shapes = make([]tokencount.Shape, len(raw.Shapes))
 	for i, s := range raw.Shapes {
@@ -36,7 +49,7 @@ func tokenShapes(t *testing.T, stdout string) (tools int, shapes []tokencount.Sh
 
 func TestTokensEmbeddedSplitByName(t *testing.T) {
 	r := quiver(t, "catalog", "tokens", "--inline", "openTable, applyFilter,runQuery", "--json").mustSucceed(t)
-	tools, shapes := tokenShapes(t, r.stdout)
+	tools, shapes := tokenShapes(t, r.stdout, "openai")
 	if len(shapes) != 3 {
 		t.Fatalf("shapes = %+v", shapes)
 	}
@@ -54,7 +67,7 @@ func TestTokensEmbeddedSplitByName(t *testing.T) {
 
 func TestTokensSplitByCountOnFile(t *testing.T) {
 	r := quiver(t, "catalog", "tokens", "--catalog", "testdata/tiny.json", "--inline-count", "2", "--json").mustSucceed(t)
-	tools, shapes := tokenShapes(t, r.stdout)
+	tools, shapes := tokenShapes(t, r.stdout, "openai")
 	if tools != 3 || len(shapes) != 3 || shapes[2].Inline != 2 || shapes[2].Deferred != 1 {
 		t.Errorf("tools %d, shapes %+v", tools, shapes)
 	}
@@ -86,5 +99,53 @@ func TestTokensErrors(t *testing.T) {
 		if r.code != exitError || r.stderr != tt.want {
 			t.Errorf("%v: exit %d, stderr\n got: %q\nwant: %q", tt.args, r.code, r.stderr, tt.want)
 		}
+	}
+}
+
+func TestTokensAnthropicSplitByName(t *testing.T) {
+	args := []string{"catalog", "tokens", "--provider", "anthropic", "--inline", "openTable,applyFilter,runQuery", "--json"}
+	r := quiver(t, args...).mustSucceed(t)
+	tools, shapes := tokenShapes(t, r.stdout, "anthropic")
+	if len(shapes) != 3 {
+		t.Fatalf("shapes = %+v", shapes)
+	}
+	all, searchOnly, split := shapes[0], shapes[1], shapes[2]
+	if all.Name != "all-inline" || searchOnly.Name != "search-only" || split.Name != "split" {
+		t.Errorf("shape names = %+v", shapes)
+	}
+	if all.Inline != tools || searchOnly.Deferred != tools || split.Inline != 3 || split.Deferred != tools-3 {
+		t.Errorf("inline/deferred = %+v", shapes)
+	}
+	if !(all.Tokens > split.Tokens && split.Tokens > searchOnly.Tokens && searchOnly.Tokens > 0) {
+		t.Errorf("want all-inline > split > search-only > 0: %+v", shapes)
+	}
+	// Deterministic, and differing from the OpenAI figures: another shape.
+	again := quiver(t, args...).mustSucceed(t)
+	if again.stdout != r.stdout {
+		t.Errorf("two runs differ:\n%s\n%s", r.stdout, again.stdout)
+	}
+	_, openai := tokenShapes(t, quiver(t, "catalog", "tokens", "--provider", "openai", "--inline", "openTable,applyFilter,runQuery", "--json").mustSucceed(t).stdout, "openai")
+	if openai[1].Tokens == searchOnly.Tokens {
+		t.Errorf("search-only costs %d tokens for both providers; the search tools differ", searchOnly.Tokens)
+	}
+}
+
+func TestTokensAnthropicText(t *testing.T) {
+	r := quiver(t, "catalog", "tokens", "--catalog", "testdata/tiny.json", "--provider", "anthropic", "--inline-count", "1").mustSucceed(t)
+	for _, want := range []string{"Anthropic Messages", "tool_search_tool_bm25", "defer_loading", "approximation", "o200k_base", "split"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("output lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	plain := quiver(t, "catalog", "tokens", "--catalog", "testdata/tiny.json", "--inline-count", "1").mustSucceed(t)
+	if strings.Contains(plain.stdout, "approximation") || !strings.Contains(plain.stdout, "OpenAI Responses") {
+		t.Errorf("the default provider is openai, counted exactly:\n%s", plain.stdout)
+	}
+}
+
+func TestTokensUnknownProvider(t *testing.T) {
+	r := quiver(t, "catalog", "tokens", "--provider", "gemini")
+	if r.code != exitUsage || !strings.HasPrefix(r.stderr, `quiver: --provider "gemini": want openai or anthropic`+"\n") || r.stdout != "" {
+		t.Errorf("exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
 	}
 }

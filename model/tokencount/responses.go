@@ -1,7 +1,6 @@
 package tokencount
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 
@@ -90,11 +89,5 @@ func OpenAIResponsesTools(tools []catalogfile.Tool, inline func(name string) boo
 			Parameters:  SearchToolParameters(),
 		})
 	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(out); err != nil {
-		return nil, fmt.Errorf("tokencount: render tools: %w", err)
-	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+	return encodeTools(out)
 }
