@@ -1,0 +1,188 @@
+package openai
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"testing"
+
+	"github.com/quiver-go/quiver/model"
+	"github.com/quiver-go/quiver/tools"
+)
+
+// searchOutputs returns the tools lists of a request's tool_search_output
+// items.
+func searchOutputs(body map[string]any) [][]any {
+	var out [][]any
+	for _, it := range body["input"].([]any) {
+		if m := it.(map[string]any); m["type"] == "tool_search_output" {
+			ts, _ := m["tools"].([]any)
+			out = append(out, ts)
+		}
+	}
+	return out
+}
+
+func TestSearchBudgetExhausted(t *testing.T) {
+	p, c := newProvider(t,
+		exchange{body: response("resp_1", "completed", 10, searchCallItem("tsc_1", "call_search_1", "export csv"))},
+		exchange{body: response("resp_2", "completed", 10, searchCallItem("tsc_2", "call_search_2", "invoice"))},
+		exchange{golden: "budget_exhausted_3", body: response("resp_3", "completed", 10,
+			functionCallItem("fc_1", "call_1", "start_export", "start_export", `{"format":"csv"}`))},
+	)
+	req := baseRequest()
+	req.Search.Cap = 1
+	resp, err := c.Complete(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The search past the budget is answered with an empty tools list…
+	outs := searchOutputs(p.request(2))
+	if len(outs) != 2 || len(outs[0]) != 1 || outs[1] == nil || len(outs[1]) != 0 {
+		t.Errorf("search outputs = %v, want one tool then an empty list", outs)
+	}
+	// …and tool_search is withdrawn from the following request.
+	if !hasSearchTool(p.request(1)) || hasSearchTool(p.request(2)) {
+		t.Errorf("tool_search offered: %v, %v, %v", hasSearchTool(p.request(0)), hasSearchTool(p.request(1)), hasSearchTool(p.request(2)))
+	}
+	d, _ := resp.Messages[0].Discovery()
+	equal(t, "discovery", d, model.Discovery{Tools: []tools.Ident{"records.start_export"}, Searches: 1, Exhausted: true})
+	equal(t, "stop reason", resp.StopReason, model.StopToolUse)
+
+	// The next invocation of the same turn, after the tool result, still
+	// leaves tool_search out.
+	p2, c2 := newProvider(t,
+		exchange{body: response("resp_4", "completed", 10, messageItem("msg_2", "Still only export."))},
+	)
+	next := baseRequest()
+	next.Search.Cap = 1
+	next.Messages = roundTrip(t, next.Messages, append(resp.Messages, toolResult("call_1", "start_export", `{"export_id":"e1"}`))...)
+	if _, err := c2.Complete(context.Background(), next); err != nil {
+		t.Fatal(err)
+	}
+	if hasSearchTool(p2.request(0)) {
+		t.Error("tool_search offered again in the same turn after exhaustion")
+	}
+
+	// A new turn gets its budget back.
+	p3, c3 := newProvider(t, exchange{body: response("resp_5", "completed", 10, messageItem("msg_3", "Hello."))})
+	turn := baseRequest()
+	turn.Search.Cap = 1
+	turn.Messages = append(roundTrip(t, turn.Messages, resp.Messages...), model.UserMessage("Now send an invoice."))
+	if _, err := c3.Complete(context.Background(), turn); err != nil {
+		t.Fatal(err)
+	}
+	if !hasSearchTool(p3.request(0)) {
+		t.Error("tool_search missing at the start of a new turn")
+	}
+}
+
+func TestSearchBudgetCountsEarlierInvocationsOfTheTurn(t *testing.T) {
+	// The turn already used its single search in an earlier invocation:
+	// this invocation's first search is refused and recorded.
+	earlier := model.Message{Role: model.RoleAssistant, Parts: []model.Part{}}
+	earlier.SetDiscovery(model.Discovery{Tools: []tools.Ident{"records.analyze"}, Searches: 1})
+	p, c := newProvider(t,
+		exchange{body: response("resp_1", "completed", 10, searchCallItem("tsc_1", "call_search_1", "export csv"))},
+		exchange{body: response("resp_2", "completed", 10, messageItem("msg_1", "No more searches."))},
+	)
+	req := baseRequest()
+	req.Search.Cap = 1
+	req.Messages = append(req.Messages, earlier)
+	resp, err := c.Complete(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if outs := searchOutputs(p.request(1)); len(outs) != 1 || len(outs[0]) != 0 {
+		t.Errorf("search outputs = %v, want one empty list", outs)
+	}
+	if !hasSearchTool(p.request(0)) || hasSearchTool(p.request(1)) {
+		t.Error("tool_search must be offered first, then withdrawn")
+	}
+	d, _ := resp.Messages[0].Discovery()
+	equal(t, "discovery", d, model.Discovery{Exhausted: true})
+}
+
+func TestOutputBudgetSpentStopsWithMaxTokens(t *testing.T) {
+	// The search round spends 990 of 1000 output tokens: the search is
+	// answered and recorded, but no further request fits the budget.
+	_, c := newProvider(t,
+		exchange{body: response("resp_1", "completed", 990, searchCallItem("tsc_1", "call_search_1", "export csv"))},
+	)
+	resp, err := c.Complete(context.Background(), baseRequest())
+	if err != nil {
+		t.Fatal(err)
+	}
+	equal(t, "stop reason", resp.StopReason, model.StopMaxTokens)
+	equal(t, "tool calls", len(resp.ToolCalls), 0)
+	equal(t, "replay items", itemTypes(recordItems(t, resp.Messages[0])), []string{"tool_search_call", "tool_search_output"})
+	d, _ := resp.Messages[0].Discovery()
+	equal(t, "discovery", d, model.Discovery{Tools: []tools.Ident{"records.start_export"}, Searches: 1})
+}
+
+func TestProviderTruncationIsMaxTokens(t *testing.T) {
+	_, c := newProvider(t, exchange{body: response("resp_1", "incomplete", 1000, messageItem("msg_1", "Partial"))})
+	resp, err := c.Complete(context.Background(), baseRequest())
+	if err != nil {
+		t.Fatal(err)
+	}
+	equal(t, "stop reason", resp.StopReason, model.StopMaxTokens)
+	equal(t, "text", resp.Text(), "Partial")
+
+	// A completed search call in a truncated response is still answered,
+	// so the stored items replay as a valid input.
+	_, c2 := newProvider(t, exchange{body: response("resp_2", "incomplete", 1000, searchCallItem("tsc_1", "call_search_1", "export csv"))})
+	resp2, err := c2.Complete(context.Background(), baseRequest())
+	if err != nil {
+		t.Fatal(err)
+	}
+	equal(t, "stop reason", resp2.StopReason, model.StopMaxTokens)
+	equal(t, "replay items", itemTypes(recordItems(t, resp2.Messages[0])), []string{"tool_search_call", "tool_search_output"})
+}
+
+func TestSearchAndCallInOneResponse(t *testing.T) {
+	// The model searches and calls an eager tool at once: the search is
+	// answered and kept for replay, the call is returned, no re-request.
+	_, c := newProvider(t, exchange{body: response("resp_1", "completed", 30,
+		searchCallItem("tsc_1", "call_search_1", "export csv"),
+		functionCallItem("fc_1", "call_1", "lookup", "", `{"id":"r1"}`))})
+	resp, err := c.Complete(context.Background(), baseRequest())
+	if err != nil {
+		t.Fatal(err)
+	}
+	equal(t, "tool calls", resp.ToolCalls, []model.ToolCall{{ID: "call_1", Name: "lookup", Payload: json.RawMessage(`{"id":"r1"}`)}})
+	equal(t, "replay items", itemTypes(recordItems(t, resp.Messages[0])), []string{"tool_search_call", "function_call", "tool_search_output"})
+}
+
+func TestDeferredToolsNeedPositiveMaxTokens(t *testing.T) {
+	_, c := newProvider(t)
+	req := baseRequest()
+	req.MaxTokens = 0
+	_, err := c.Complete(context.Background(), req)
+	if !errors.Is(err, ErrMaxTokensRequired) {
+		t.Fatalf("err = %v, want ErrMaxTokensRequired", err)
+	}
+}
+
+// toolResult is a tool message answering one call.
+func toolResult(callID, name, content string) model.Message {
+	return model.Message{Role: model.RoleTool, Parts: []model.Part{{
+		Kind:       model.PartToolResult,
+		ToolResult: &model.ToolResult{CallID: callID, Name: name, Content: json.RawMessage(content)},
+	}}}
+}
+
+// roundTrip returns msgs followed by more, through JSON as storage keeps
+// them.
+func roundTrip(t *testing.T, msgs []model.Message, more ...model.Message) []model.Message {
+	t.Helper()
+	raw, err := json.Marshal(append(model.CloneMessages(msgs), more...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []model.Message
+	if err := json.Unmarshal(raw, &out); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}

@@ -1,0 +1,210 @@
+package openai
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"net/http"
+	"slices"
+	"sync"
+
+	sdk "github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
+	"github.com/openai/openai-go/v3/responses"
+
+	"github.com/quiver-go/quiver/model"
+)
+
+// DefaultSearchLimit is how many tools one search answers at most.
+const DefaultSearchLimit = 5
+
+// Client is a model.Client over the OpenAI Responses API. Build it with New.
+type Client struct {
+	responses   responses.ResponseService
+	model       string
+	classes     map[model.ModelClass]string
+	searchLimit int
+}
+
+var _ model.Client = (*Client)(nil)
+
+// Option configures a Client.
+type Option func(*config)
+
+type config struct {
+	baseURL     string
+	apiKey      string
+	httpClient  *http.Client
+	maxRetries  *int
+	model       string
+	classes     map[model.ModelClass]string
+	searchLimit int
+}
+
+// WithBaseURL sets the API base URL (default https://api.openai.com/v1/, or
+// $OPENAI_BASE_URL).
+func WithBaseURL(u string) Option { return func(c *config) { c.baseURL = u } }
+
+// WithAPIKey sets the API key (default $OPENAI_API_KEY).
+func WithAPIKey(key string) Option { return func(c *config) { c.apiKey = key } }
+
+// WithHTTPClient sets the HTTP client requests go through.
+func WithHTTPClient(hc *http.Client) Option { return func(c *config) { c.httpClient = hc } }
+
+// WithMaxRetries sets how many times the SDK retries a failed request
+// (connection errors, 408, 409, 429 and 5xx); the SDK default is 2.
+func WithMaxRetries(n int) Option { return func(c *config) { c.maxRetries = &n } }
+
+// WithModel sets the model id used when a request names neither a model nor
+// a class the client maps.
+func WithModel(id string) Option { return func(c *config) { c.model = id } }
+
+// WithClassModels maps model classes to model ids. A request without Model
+// uses the id of its Class (model.ModelClassDefault when empty), then the
+// WithModel id.
+func WithClassModels(m map[model.ModelClass]string) Option {
+	return func(c *config) { c.classes = maps.Clone(m) }
+}
+
+// WithSearchLimit sets how many tools one search answers at most
+// (DefaultSearchLimit when n is not positive).
+func WithSearchLimit(n int) Option { return func(c *config) { c.searchLimit = n } }
+
+// New returns a Client. Options left unset fall back to the SDK's defaults,
+// which read $OPENAI_API_KEY and $OPENAI_BASE_URL.
+func New(opts ...Option) (*Client, error) {
+	var cfg config
+	for _, o := range opts {
+		o(&cfg)
+	}
+	var ro []option.RequestOption
+	if cfg.baseURL != "" {
+		ro = append(ro, option.WithBaseURL(cfg.baseURL))
+	}
+	if cfg.apiKey != "" {
+		ro = append(ro, option.WithAPIKey(cfg.apiKey))
+	}
+	if cfg.httpClient != nil {
+		ro = append(ro, option.WithHTTPClient(cfg.httpClient))
+	}
+	if cfg.maxRetries != nil {
+		if *cfg.maxRetries < 0 {
+			return nil, fmt.Errorf("openai: max retries must not be negative, got %d", *cfg.maxRetries)
+		}
+		ro = append(ro, option.WithMaxRetries(*cfg.maxRetries))
+	}
+	for class, id := range cfg.classes {
+		if id == "" {
+			return nil, fmt.Errorf("openai: model class %q maps to an empty model id", class)
+		}
+	}
+	if cfg.searchLimit <= 0 {
+		cfg.searchLimit = DefaultSearchLimit
+	}
+	sc := sdk.NewClient(ro...)
+	return &Client{responses: sc.Responses, model: cfg.model, classes: cfg.classes, searchLimit: cfg.searchLimit}, nil
+}
+
+// ErrNoModel is returned for a request whose model id cannot be resolved.
+var ErrNoModel = errors.New("openai: no model id")
+
+// modelID resolves the model id of req.
+func (c *Client) modelID(req *model.Request) (string, error) {
+	if req.Model != "" {
+		return req.Model, nil
+	}
+	class := req.Class
+	if class == "" {
+		class = model.ModelClassDefault
+	}
+	if id, ok := c.classes[class]; ok {
+		return id, nil
+	}
+	if c.model != "" {
+		return c.model, nil
+	}
+	return "", fmt.Errorf("%w for class %q: set Request.Model, or configure the client with WithModel or WithClassModels", ErrNoModel, class)
+}
+
+// Complete implements model.Client: it runs the invocation's search rounds
+// and returns the model's answer with its ordinary tool calls.
+func (c *Client) Complete(ctx context.Context, req *model.Request) (*model.Response, error) {
+	if req == nil {
+		return nil, errors.New("openai: nil request")
+	}
+	inv, err := c.newInvocation(req)
+	if err != nil {
+		return nil, err
+	}
+	return inv.run(ctx)
+}
+
+// Stream implements model.Client. It runs Complete, then delivers the
+// response as chunks: one per text part, one per tool call, then
+// model.ChunkDone with the whole response. Search rounds cannot be streamed
+// piecemeal (each must end before the next request is prepared), so nothing
+// arrives before the invocation ends.
+func (c *Client) Stream(ctx context.Context, req *model.Request) (model.Streamer, error) {
+	resp, err := c.Complete(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	return newStream(ctx, resp), nil
+}
+
+// stream delivers a completed response as chunks.
+type stream struct {
+	ctx    context.Context
+	mu     sync.Mutex
+	chunks []model.Chunk
+	next   int
+	closed bool
+}
+
+// newStream returns a stream of resp's chunks: its text parts, its tool
+// calls, then ChunkDone.
+func newStream(ctx context.Context, resp *model.Response) *stream {
+	var chunks []model.Chunk
+	for _, m := range resp.Messages {
+		for _, p := range m.Parts {
+			if p.Kind == model.PartText && p.Text != "" {
+				chunks = append(chunks, model.Chunk{Kind: model.ChunkText, Text: p.Text})
+			}
+		}
+	}
+	for _, call := range resp.ToolCalls {
+		call.Payload = slices.Clone(call.Payload)
+		chunks = append(chunks, model.Chunk{Kind: model.ChunkToolCall, ToolCall: &call})
+	}
+	chunks = append(chunks, model.Chunk{Kind: model.ChunkDone, Response: resp})
+	return &stream{ctx: ctx, chunks: chunks}
+}
+
+// Recv returns the next chunk, io.EOF after ChunkDone, or an error once the
+// stream is closed or its context cancelled.
+func (s *stream) Recv() (model.Chunk, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return model.Chunk{}, errors.New("openai: Recv on a closed stream")
+	}
+	if s.next >= len(s.chunks) {
+		return model.Chunk{}, io.EOF
+	}
+	if err := s.ctx.Err(); err != nil {
+		return model.Chunk{}, fmt.Errorf("openai: %w", err)
+	}
+	ch := s.chunks[s.next]
+	s.next++
+	return ch, nil
+}
+
+// Close releases the stream; it may be called more than once.
+func (s *stream) Close() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.closed = true
+	return nil
+}

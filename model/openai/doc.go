@@ -1,0 +1,83 @@
+// Package openai adapts model.Client to the OpenAI Responses API
+// (POST /responses) through the official SDK, github.com/openai/openai-go/v3.
+//
+// It owns the mapping between Quiver's provider-neutral requests and the
+// Responses wire format, and native discovery of deferred tools with a
+// client-executed tool_search tool, ranked in-process by package search.
+//
+// # Requests
+//
+// Request.System becomes "instructions"; messages become input items (text
+// as "message" items, assistant tool calls as "function_call" items, tool
+// results as "function_call_output" items); each definition that is not
+// deferred becomes a "function" tool with "strict": false whose name is the
+// definition's wire name; MaxTokens becomes "max_output_tokens"; ToolChoice
+// becomes "tool_choice" ("none", "required" or {"type":"function","name":…}).
+// A forced tool is always advertised eagerly, even when it is deferred.
+// Declared payload examples are not sent: Responses function tools have no
+// field for them.
+//
+// Prompt caching is automatic in the Responses API. Cache.AfterSystem is
+// honoured with the only breakpoint field the API has, on input content
+// blocks: the system prompt is then sent as a leading "system" message whose
+// input_text block carries "prompt_cache_breakpoint": {"mode": "explicit"}
+// instead of "instructions". Cache.AfterTools cannot be honoured (tool
+// definitions carry no breakpoint) and is refused with
+// ErrCacheCheckpointUnsupported.
+//
+// # Discovery
+//
+// When any definition is Deferred, the request's MaxTokens must be positive
+// (ErrMaxTokensRequired), and its search mode native: a request in portable
+// mode is refused, since model/portable should have wrapped this client. The first request carries the eager functions and
+// one {"type":"tool_search","execution":"client"} tool whose description
+// names no tool: the deferred catalog stays in the application. For each
+// "tool_search_call" the model emits, the adapter ranks the deferred
+// definitions not yet loaded with their search documents (names, title,
+// description, keywords), answers with a "tool_search_output" item (same
+// call_id, "execution": "client") whose tools are one "namespace" per match,
+// named like the function it holds, the function being "defer_loading":
+// true, and sends the next request: the previous input, the round's output
+// items and the search outputs. The model then calls a loaded function as
+// usual (the provider echoes the namespace on the call; ToolCall.Name is the
+// function name, which equals it).
+//
+// Rounds share the invocation's output-token budget: each request's
+// max_output_tokens is MaxTokens minus the output tokens of earlier rounds.
+// When what is left is below the API's minimum (16), the adapter stops
+// after answering the pending searches and returns the response so far with
+// StopReason model.StopMaxTokens (no error): the search records are kept,
+// so the next invocation replays them and the model continues.
+//
+// Searches count against the per-turn budget (Request.Search.SearchCap(),
+// minus model.SearchesThisTurn of the transcript). A search past it is
+// answered with an empty tools list, tool_search is left out of every later
+// request of the turn (model.SearchExhaustedThisTurn) and the exhaustion is
+// recorded. A response that mixes search calls and function calls has its
+// searches answered and recorded, and its function calls returned.
+//
+// # Responses and replay
+//
+// Response.ToolCalls holds only function calls. Response.Messages holds one
+// assistant message: its text and tool-call parts; under
+// model.DiscoveryMetaKey the discovery record (idents of the tools the
+// searches returned, searches answered, exhaustion); under MetaKey the
+// invocation's items, in order, exactly as the provider returned them
+// (reasoning, tool_search_call, message, function_call with its namespace…)
+// plus the tool_search_output items the adapter answered with. Nothing the
+// provider did not return is invented.
+//
+// An assistant message carrying MetaKey is replayed from those items; one
+// without it (written by another adapter or by hand) is rebuilt from its
+// parts. In a replayed tool_search_output, a namespace whose definition is
+// no longer a deferred definition of the request, or renders differently
+// now (description or input schema changed), is dropped from the request —
+// the stored transcript is never changed — and the model may search again.
+// Tools discovered earlier stay loaded through the replayed outputs only: a
+// discovery recorded by another adapter loads nothing here, and the model
+// searches again.
+//
+// Provider errors are returned as *APIError, which wraps the SDK's
+// *openai.Error. This adapter supports search and never returns
+// model.ErrToolSearchUnsupported. A Client is safe for concurrent use.
+package openai

@@ -1,0 +1,151 @@
+package openai
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"reflect"
+
+	"github.com/quiver-go/quiver/model"
+)
+
+// MetaKey is the Message.Meta key under which the adapter keeps the items
+// of an invocation, to replay the conversation exactly.
+const MetaKey = "openai"
+
+// record is the value stored under MetaKey: the invocation's output items
+// as the provider returned them, in order, with the tool_search_output
+// items the adapter answered placed after the round that asked for them.
+// Every item is a valid Responses input item.
+type record struct {
+	Items []json.RawMessage `json:"items"`
+}
+
+// setRecord stores rec on m.
+func setRecord(m *model.Message, rec record) {
+	if rec.Items == nil {
+		rec.Items = []json.RawMessage{}
+	}
+	raw, err := json.Marshal(rec)
+	if err != nil {
+		return // raw JSON items from the SDK or our own encoder always encode
+	}
+	if m.Meta == nil {
+		m.Meta = make(map[string]json.RawMessage)
+	}
+	m.Meta[MetaKey] = raw
+}
+
+// recordOf returns the record stored on m, if any.
+func recordOf(m model.Message, index int) (record, bool, error) {
+	raw, ok := m.Meta[MetaKey]
+	if !ok {
+		return record{}, false, nil
+	}
+	var rec record
+	if err := json.Unmarshal(raw, &rec); err != nil {
+		return record{}, false, fmt.Errorf("openai: message %d: metadata %q is not an adapter record: %w", index, MetaKey, err)
+	}
+	return rec, true, nil
+}
+
+// replay appends a record's items to the history. In tool_search_output
+// items, namespaces whose definition is gone or changed are dropped.
+func (inv *invocation) replay(rec record, index int) error {
+	for _, raw := range rec.Items {
+		var head struct {
+			Type string `json:"type"`
+		}
+		if err := json.Unmarshal(raw, &head); err != nil {
+			return fmt.Errorf("openai: message %d: replayed item: %w", index, err)
+		}
+		if head.Type == "tool_search_output" {
+			var err error
+			if raw, err = inv.filterSearchOutput(raw); err != nil {
+				return fmt.Errorf("openai: message %d: %w", index, err)
+			}
+		}
+		inv.history = append(inv.history, rawItem(raw))
+	}
+	return nil
+}
+
+// filterSearchOutput keeps the namespaces of a replayed tool_search_output
+// that render today exactly as they were sent (same wire name, description
+// and input schema of a deferred definition of the request) and marks them
+// loaded. The item is returned unchanged when nothing is dropped.
+func (inv *invocation) filterSearchOutput(raw json.RawMessage) (json.RawMessage, error) {
+	var item map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &item); err != nil {
+		return nil, fmt.Errorf("replayed tool_search_output: %w", err)
+	}
+	var entries []json.RawMessage
+	if t, ok := item["tools"]; ok && !bytes.Equal(bytes.TrimSpace(t), []byte("null")) {
+		if err := json.Unmarshal(t, &entries); err != nil {
+			return nil, fmt.Errorf("replayed tool_search_output tools: %w", err)
+		}
+	}
+	kept := make([]json.RawMessage, 0, len(entries))
+	for _, e := range entries {
+		ok, name, err := inv.current(e)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			kept = append(kept, e)
+			inv.loaded[name] = true
+		}
+	}
+	if len(kept) == len(entries) {
+		return raw, nil
+	}
+	t, err := json.Marshal(kept)
+	if err != nil {
+		return nil, fmt.Errorf("replayed tool_search_output: %w", err)
+	}
+	item["tools"] = t
+	out, err := json.Marshal(item)
+	if err != nil {
+		return nil, fmt.Errorf("replayed tool_search_output: %w", err)
+	}
+	return out, nil
+}
+
+// current reports whether a replayed tool_search_output entry is what the
+// adapter would send today for the deferred definition of that name.
+func (inv *invocation) current(entry json.RawMessage) (bool, string, error) {
+	var head struct {
+		Name string `json:"name"`
+	}
+	if err := json.Unmarshal(entry, &head); err != nil {
+		return false, "", fmt.Errorf("replayed tool_search_output entry: %w", err)
+	}
+	i, ok := inv.byName[head.Name]
+	if !ok {
+		return false, head.Name, nil
+	}
+	ns, err := namespaceTool(inv.deferred[i])
+	if err != nil {
+		return false, head.Name, err
+	}
+	want, err := json.Marshal(ns)
+	if err != nil {
+		return false, head.Name, fmt.Errorf("encode namespace %q: %w", head.Name, err)
+	}
+	return sameJSON(entry, want), head.Name, nil
+}
+
+// sameJSON reports whether a and b encode the same JSON value.
+func sameJSON(a, b []byte) bool {
+	va, errA := decodeJSON(a)
+	vb, errB := decodeJSON(b)
+	return errA == nil && errB == nil && reflect.DeepEqual(va, vb)
+}
+
+func decodeJSON(b []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var v any
+	err := dec.Decode(&v)
+	return v, err
+}
