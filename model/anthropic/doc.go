@@ -1,0 +1,63 @@
+// Package anthropic is the model.Client of the Anthropic Messages API
+// (POST /v1/messages), built on the official SDK
+// github.com/anthropics/anthropic-sdk-go/v2 (v2.15.0).
+//
+// # Requests
+//
+// The system prompt (and the transcript's leading system messages) become
+// the system blocks; user text, assistant text and tool_use blocks, and tool
+// results as tool_result blocks of a user message follow, consecutive
+// user-side messages merged into one user message with the tool results
+// first. Tool definitions become custom tools under their wire names. The
+// tool choice maps to auto (not sent), any, none or tool. Cache checkpoints
+// map to cache_control: AfterSystem on the last system block, AfterTools on
+// the last tool; one that cannot be placed is an error. A definition's
+// declared root example is sent as input_examples, with its schema stripped
+// of the root "example"/"examples" that would repeat it. MaxTokens is
+// required (ErrMaxTokensRequired).
+//
+// No anthropic-beta header is needed: in SDK v2.15.0 defer_loading, the
+// tool search tools, tool_reference and input_examples belong to the GA
+// Messages API, and Anthropic documents tool search as stable. WithBetas
+// adds the header for platforms that still gate them
+// ("advanced-tool-use-2025-11-20").
+//
+// # Tool search
+//
+// Deferred definitions are sent in full with "defer_loading": true, except
+// a tool the request forces (ToolChoiceTool), which stays eager. The search
+// tool of the variant closes the tool list:
+//
+//   - SearchBM25 (default) and SearchRegex: Anthropic's hosted search
+//     (tool_search_tool_bm25_20251119 / tool_search_tool_regex_20251119).
+//     The provider searches and expands the definitions within one
+//     response; the adapter keeps the server_tool_use and
+//     tool_search_tool_result blocks. These searches are not capped by us.
+//     A tool_search_tool_result_error becomes a *SearchError.
+//   - SearchClient: our own search tool (DefaultClientSearchToolName, a
+//     regular custom tool) that the adapter answers with tool_reference
+//     blocks for the best-ranked deferred tools (package search over their
+//     documents), re-requesting within the invocation's MaxTokens. These
+//     searches count against the request's per-turn cap
+//     (SearchSettings.SearchCap, with model.SearchesThisTurn); past it the
+//     search is answered {"error":"search-budget-exhausted","budgetCap":N}
+//     and the exhaustion recorded.
+//
+// The planner receives only ordinary calls (Response.ToolCalls, wire
+// names). Every block that is neither text nor an ordinary tool_use — the
+// search blocks above, the client-side search calls, thinking blocks — is
+// kept verbatim in the assistant message's metadata under MetaKey (a
+// Record, with each block's index and the adapter's own search results)
+// and replayed in place on later requests. The discovery record
+// (model.Message.SetDiscovery) lists the idents of the tools the searches
+// referenced. The Record also fingerprints each referenced definition: a
+// later request whose definition under that name changed, or that no
+// longer carries it, fails with a *DefinitionChangedError — the provider
+// would expand the reference with the new definition, and the adapter
+// never resets history silently. Start a new conversation or compact the
+// history deliberately.
+//
+// Provider errors are *APIError values wrapping the SDK's *anthropic.Error.
+// A turn the provider pauses (stop_reason pause_turn) fails with
+// ErrPauseTurn: continuing paused turns is not implemented.
+package anthropic

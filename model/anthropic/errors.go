@@ -1,0 +1,144 @@
+package anthropic
+
+import (
+	"errors"
+	"fmt"
+
+	sdk "github.com/anthropics/anthropic-sdk-go/v2"
+)
+
+// ErrMaxTokensRequired is returned for a request without a positive
+// MaxTokens: the Messages API requires max_tokens.
+var ErrMaxTokensRequired = errors.New("anthropic: the Messages API requires max_tokens: set Request.MaxTokens to a positive output-token cap (it also bounds the search rounds of the invocation)")
+
+// ErrPauseTurn is returned when the provider pauses a turn
+// (stop_reason "pause_turn") after server-side work only. Continuing a
+// paused turn is not implemented.
+var ErrPauseTurn = errors.New("anthropic: the provider paused the turn (stop_reason pause_turn) after server-side work; continuing paused turns is not implemented")
+
+// ErrSearchLoop is returned when the model keeps calling the client-side
+// search tool after being told the per-turn budget is spent.
+var ErrSearchLoop = errors.New("anthropic: the model kept calling the client-side search tool after its per-turn budget was exhausted")
+
+// ErrDefinitionChanged is matched (errors.Is) by every
+// *DefinitionChangedError.
+var ErrDefinitionChanged = errors.New("anthropic: a tool definition referenced by the conversation's tool search history changed")
+
+// APIError is an error response of the Messages API. It wraps the SDK's
+// *anthropic.Error (errors.As reaches it), whose fields it repeats.
+type APIError struct {
+	// StatusCode is the HTTP status.
+	StatusCode int
+	// Type is error.type of the body ("invalid_request_error", …).
+	Type string
+	// Message is error.message of the body.
+	Message string
+	// RequestID is the request-id header.
+	RequestID string
+	// Err is the SDK's error.
+	Err *sdk.Error
+}
+
+// Error describes the failure.
+func (e *APIError) Error() string {
+	msg := fmt.Sprintf("anthropic: provider error %d", e.StatusCode)
+	if e.Type != "" {
+		msg += " " + e.Type
+	}
+	if e.Message != "" {
+		msg += ": " + e.Message
+	}
+	if e.RequestID != "" {
+		msg += " (request-id " + e.RequestID + ")"
+	}
+	return msg
+}
+
+// Unwrap returns the SDK's error.
+func (e *APIError) Unwrap() error { return e.Err }
+
+// wrapSDKError turns an error of the SDK into ours: API errors become
+// *APIError, others are wrapped with the package prefix.
+func wrapSDKError(err error) error {
+	var apiErr *sdk.Error
+	if errors.As(err, &apiErr) {
+		return &APIError{
+			StatusCode: apiErr.StatusCode,
+			Type:       string(apiErr.Type()),
+			Message:    apiErr.Message,
+			RequestID:  apiErr.RequestID,
+			Err:        apiErr,
+		}
+	}
+	return fmt.Errorf("anthropic: messages request: %w", err)
+}
+
+// SearchErrorCode is the error_code of a tool_search_tool_result_error.
+type SearchErrorCode string
+
+// The error codes of the hosted tool search (SDK v2.15.0 message.go,
+// ToolSearchToolResultErrorCode).
+const (
+	SearchInvalidToolInput      SearchErrorCode = "invalid_tool_input"
+	SearchUnavailable           SearchErrorCode = "unavailable"
+	SearchTooManyRequests       SearchErrorCode = "too_many_requests"
+	SearchExecutionTimeExceeded SearchErrorCode = "execution_time_exceeded"
+)
+
+// SearchError is a hosted tool search that failed: the response held a
+// tool_search_tool_result whose content is a tool_search_tool_result_error.
+type SearchError struct {
+	// Code is the provider's error_code.
+	Code SearchErrorCode
+	// Message is the provider's error_message, if any.
+	Message string
+	// ToolUseID is the id of the server_tool_use that failed.
+	ToolUseID string
+}
+
+// Error describes the failure.
+func (e *SearchError) Error() string {
+	msg := fmt.Sprintf("anthropic: hosted tool search %s failed: %s", e.ToolUseID, e.Code)
+	if e.Message != "" {
+		msg += ": " + e.Message
+	}
+	return msg
+}
+
+// Temporary reports whether retrying later may succeed (unavailable,
+// too_many_requests, execution_time_exceeded).
+func (e *SearchError) Temporary() bool {
+	switch e.Code {
+	case SearchUnavailable, SearchTooManyRequests, SearchExecutionTimeExceeded:
+		return true
+	}
+	return false
+}
+
+// DefinitionChangedError reports that the conversation holds a tool search
+// result referencing a tool whose definition (description, input schema or
+// input examples) has changed since, or that is gone. The provider expands
+// a tool_reference with the definition the request carries now, so the
+// history cannot be replayed faithfully; the adapter never rewrites or drops
+// history silently.
+type DefinitionChangedError struct {
+	// Name is the tool's wire name.
+	Name string
+	// Message is the index, in Request.Messages, of the message holding the
+	// search result.
+	Message int
+	// Removed is set when the request no longer carries the tool at all.
+	Removed bool
+}
+
+// Error describes the failure and the fix.
+func (e *DefinitionChangedError) Error() string {
+	what := "changed since"
+	if e.Removed {
+		what = "was removed after"
+	}
+	return fmt.Sprintf("anthropic: tool %q %s the tool search of message %d loaded it; the Messages API expands tool references with the current definitions, so this history cannot be replayed: start a new conversation, or compact the history deliberately so that no message references the old definition", e.Name, what, e.Message)
+}
+
+// Is matches ErrDefinitionChanged.
+func (e *DefinitionChangedError) Is(target error) bool { return target == ErrDefinitionChanged }

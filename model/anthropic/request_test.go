@@ -1,0 +1,243 @@
+package anthropic_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/quiver-go/quiver/model"
+	"github.com/quiver-go/quiver/model/anthropic"
+)
+
+// endTurn is a plain final answer.
+var endTurn = ok(message("msg_q", "end_turn", 5, `{"type":"text","text":"ok"}`))
+
+func TestMaxTokensIsRequired(t *testing.T) {
+	p := newProvider(t)
+	req := request("hi")
+	req.MaxTokens = 0
+	if _, err := p.client().Complete(context.Background(), req); !errors.Is(err, anthropic.ErrMaxTokensRequired) {
+		t.Fatalf("err = %v", err)
+	}
+	if len(p.requests()) != 0 {
+		t.Fatal("a request was sent")
+	}
+}
+
+func TestModelComesFromTheRequestTheClassMapOrTheDefault(t *testing.T) {
+	p := newProvider(t, endTurn, endTurn, endTurn)
+	c := p.client(anthropic.WithClassModel(model.ModelClassSmall, "claude-haiku-4-5"))
+	for _, tc := range []struct {
+		model string
+		class model.ModelClass
+		want  string
+	}{{"claude-opus-4-5", "", "claude-opus-4-5"}, {"", model.ModelClassSmall, "claude-haiku-4-5"}, {"", model.ModelClassHighReasoning, testModel}} {
+		req := request("hi")
+		req.Model, req.Class = tc.model, tc.class
+		if _, err := c.Complete(context.Background(), req); err != nil {
+			t.Fatal(err)
+		}
+		assertJSON(t, "model", field(t, p.request(len(p.requests())-1).body, "model"), `"`+tc.want+`"`)
+	}
+	bare, err := anthropic.New(anthropic.WithBaseURL(p.srv.URL))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := bare.Complete(context.Background(), request("hi")); err == nil || !strings.Contains(err.Error(), "names no model") {
+		t.Fatalf("no model: err = %v", err)
+	}
+}
+
+func TestTranscriptMapsToMessagesWithMergedToolResults(t *testing.T) {
+	p := newProvider(t, endTurn)
+	result := func(id, content string, isErr bool) model.Message {
+		return model.Message{Role: model.RoleTool, Parts: []model.Part{{Kind: model.PartToolResult, ToolResult: &model.ToolResult{CallID: id, Name: "records_lookup", Content: json.RawMessage(content), IsError: isErr}}}}
+	}
+	calls := model.Message{Role: model.RoleAssistant, Parts: []model.Part{
+		model.Text("Looking both up."),
+		{Kind: model.PartToolCall, ToolCall: &model.ToolCall{ID: "toolu_a", Name: "records_lookup", Payload: json.RawMessage(`{"id":"a"}`)}},
+		{Kind: model.PartToolCall, ToolCall: &model.ToolCall{ID: "toolu_b", Name: "records_lookup", Payload: json.RawMessage(`{"id":"b"}`)}},
+	}}
+	req := request("")
+	req.Messages = []model.Message{
+		model.SystemMessage("Answer briefly."),
+		model.UserMessage("Look up a and b."),
+		calls,
+		result("toolu_a", `{"id":"a","state":"open"}`, false),
+		result("toolu_b", `"not found"`, true),
+		model.UserMessage("Reminder: cite ids."),
+	}
+	if _, err := p.client().Complete(context.Background(), req); err != nil {
+		t.Fatal(err)
+	}
+	body := p.request(0).body
+	assertJSON(t, "system", field(t, body, "system"), `[{"type":"text","text":"You manage records."},{"type":"text","text":"Answer briefly."}]`)
+	assertJSON(t, "messages", field(t, body, "messages"), `[
+	  {"role":"user","content":[{"type":"text","text":"Look up a and b."}]},
+	  {"role":"assistant","content":[{"type":"text","text":"Looking both up."},
+	    {"type":"tool_use","id":"toolu_a","name":"records_lookup","input":{"id":"a"}},
+	    {"type":"tool_use","id":"toolu_b","name":"records_lookup","input":{"id":"b"}}]},
+	  {"role":"user","content":[
+	    {"type":"tool_result","tool_use_id":"toolu_a","content":[{"type":"text","text":"{\"id\":\"a\",\"state\":\"open\"}"}]},
+	    {"type":"tool_result","tool_use_id":"toolu_b","is_error":true,"content":[{"type":"text","text":"not found"}]},
+	    {"type":"text","text":"Reminder: cite ids."}]}]`)
+}
+
+func TestToolChoiceMapping(t *testing.T) {
+	for _, tc := range []struct {
+		choice model.ToolChoice
+		want   string
+	}{
+		{model.ToolChoice{}, ``},
+		{model.ToolChoice{Mode: model.ToolChoiceNone}, `{"type":"none"}`},
+		{model.ToolChoice{Mode: model.ToolChoiceRequired}, `{"type":"any"}`},
+		{model.ToolChoice{Mode: model.ToolChoiceTool, Name: "records_lookup"}, `{"type":"tool","name":"records_lookup"}`},
+	} {
+		p := newProvider(t, endTurn)
+		req := request("hi")
+		req.ToolChoice = tc.choice
+		if _, err := p.client().Complete(context.Background(), req); err != nil {
+			t.Fatal(err)
+		}
+		got := field(t, p.request(0).body, "tool_choice")
+		if tc.want == "" {
+			if got != nil {
+				t.Fatalf("auto: tool_choice %s sent", got)
+			}
+			continue
+		}
+		assertJSON(t, string(tc.choice.Mode), got, tc.want)
+	}
+	p := newProvider(t)
+	req := request("hi")
+	req.ToolChoice = model.ToolChoice{Mode: model.ToolChoiceTool, Name: "nope"}
+	if _, err := p.client().Complete(context.Background(), req); err == nil {
+		t.Fatal("forcing an undefined tool was accepted")
+	}
+}
+
+func TestCacheCheckpointsPlaceCacheControl(t *testing.T) {
+	p := newProvider(t, endTurn, endTurn)
+	req := request("hi")
+	req.Cache = model.CacheCheckpoints{AfterSystem: true, AfterTools: true}
+	if _, err := p.client().Complete(context.Background(), req); err != nil {
+		t.Fatal(err)
+	}
+	body := p.request(0).body
+	assertJSON(t, "system", field(t, body, "system"), `[{"type":"text","text":"You manage records.","cache_control":{"type":"ephemeral"}}]`)
+	assertJSON(t, "tools", field(t, body, "tools"), toolsOf(`{"type":"tool_search_tool_bm25_20251119","name":"tool_search_tool_bm25","cache_control":{"type":"ephemeral"}}`))
+
+	req.Tools = req.Tools[:1]
+	req.Cache = model.CacheCheckpoints{AfterTools: true}
+	if _, err := p.client().Complete(context.Background(), req); err != nil {
+		t.Fatal(err)
+	}
+	body = p.request(1).body
+	assertJSON(t, "last tool", field(t, body, "tools"), `[{"name":"records_lookup","description":"Fetch one record by id.","input_schema":{"type":"object","properties":{"id":{"type":"string"}},"required":["id"]},"cache_control":{"type":"ephemeral"}}]`)
+	assertJSON(t, "system without checkpoint", field(t, body, "system"), `[{"type":"text","text":"You manage records."}]`)
+}
+
+func TestUnsupportedCacheCheckpointIsAnError(t *testing.T) {
+	p := newProvider(t)
+	req := request("hi")
+	req.System = ""
+	req.Cache = model.CacheCheckpoints{AfterSystem: true}
+	if _, err := p.client().Complete(context.Background(), req); err == nil || !strings.Contains(err.Error(), "AfterSystem") {
+		t.Fatalf("AfterSystem without a system prompt: err = %v", err)
+	}
+	req = request("hi")
+	req.Tools = nil
+	req.Cache = model.CacheCheckpoints{AfterTools: true}
+	if _, err := p.client().Complete(context.Background(), req); err == nil || !strings.Contains(err.Error(), "AfterTools") {
+		t.Fatalf("AfterTools without tools: err = %v", err)
+	}
+	if len(p.requests()) != 0 {
+		t.Fatal("a request was sent")
+	}
+}
+
+func TestDeclaredExampleIsSentAsInputExamples(t *testing.T) {
+	p := newProvider(t, endTurn)
+	req := request("hi")
+	req.Tools = req.Tools[:1]
+	req.Tools[0].InputSchema = json.RawMessage(`{"type":"object","properties":{"id":{"type":"string"}},"required":["id"],"example":{"id":"rec_42"}}`)
+	req.Tools[0].Examples = []json.RawMessage{json.RawMessage(`{"id":"rec_42"}`)}
+	if _, err := p.client().Complete(context.Background(), req); err != nil {
+		t.Fatal(err)
+	}
+	body := p.request(0).body
+	assertJSON(t, "tools", field(t, body, "tools"), `[{"name":"records_lookup","description":"Fetch one record by id.",
+	  "input_schema":{"type":"object","properties":{"id":{"type":"string"}},"required":["id"]},
+	  "input_examples":[{"id":"rec_42"}]}]`)
+	if got := p.request(0).header.Get("anthropic-beta"); got != "" {
+		t.Fatalf("anthropic-beta = %q: input_examples is a GA field of the SDK's ToolParam", got)
+	}
+
+	req.Tools[0].Examples = []json.RawMessage{json.RawMessage(`"rec_42"`)}
+	if _, err := p.client().Complete(context.Background(), req); err == nil {
+		t.Fatal("a non-object example was accepted")
+	}
+}
+
+func TestBetaHeaderIsSentOnlyWhenConfigured(t *testing.T) {
+	p := newProvider(t, endTurn)
+	c := p.client(anthropic.WithBetas("advanced-tool-use-2025-11-20", "context-1m-2025-08-07"))
+	if _, err := c.Complete(context.Background(), request("hi")); err != nil {
+		t.Fatal(err)
+	}
+	if got := p.request(0).header.Values("anthropic-beta"); len(got) != 1 || got[0] != "advanced-tool-use-2025-11-20,context-1m-2025-08-07" {
+		t.Fatalf("anthropic-beta = %q", got)
+	}
+}
+
+func TestPortableModeWithDeferredToolsIsRefused(t *testing.T) {
+	p := newProvider(t)
+	req := request("hi")
+	req.Search.Mode = model.SearchPortable
+	if _, err := p.client().Complete(context.Background(), req); !errors.Is(err, model.ErrToolSearchUnsupported) {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestNewRejectsBadOptions(t *testing.T) {
+	for _, opts := range [][]anthropic.Option{
+		{anthropic.WithSearch(anthropic.SearchVariant(9))},
+		{anthropic.WithClientSearchToolName("tool search")},
+		{anthropic.WithClientSearchLimit(0)},
+		{anthropic.WithMaxRetries(-1)},
+		{anthropic.WithClassModel(model.ModelClassSmall, "")},
+	} {
+		if _, err := anthropic.New(opts...); err == nil || !strings.HasPrefix(err.Error(), "anthropic: ") {
+			t.Fatalf("err = %v", err)
+		}
+	}
+}
+
+func TestStreamDeliversTheCompletedResponse(t *testing.T) {
+	p := newProvider(t, ok(hostedRound))
+	s, err := p.client().Stream(context.Background(), request("Export the orders table as CSV."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var kinds []model.ChunkKind
+	for {
+		c, err := s.Recv()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		kinds = append(kinds, c.Kind)
+		if c.Kind == model.ChunkDone && len(c.Response.ToolCalls) != 1 {
+			t.Fatalf("done chunk = %+v", c.Response)
+		}
+	}
+	if len(kinds) != 3 || kinds[0] != model.ChunkText || kinds[1] != model.ChunkToolCall || kinds[2] != model.ChunkDone {
+		t.Fatalf("chunks = %v", kinds)
+	}
+}

@@ -1,0 +1,212 @@
+package anthropic
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+
+	sdk "github.com/anthropics/anthropic-sdk-go/v2"
+	"github.com/anthropics/anthropic-sdk-go/v2/packages/param"
+	"github.com/gowebpki/jcs"
+
+	"github.com/quiver-go/quiver/model"
+)
+
+// clientSearchSchema is the input schema of the client-side search tool.
+const clientSearchSchema = `{"type":"object","properties":{"query":{"type":"string","description":"Words describing the capability you need, or a tool's name."}},"required":["query"]}`
+
+// clientSearchDescription is the client-side search tool's description.
+const clientSearchDescription = "Search the tools that are not loaded yet by what they do. The tools it returns become callable: call them by name afterwards."
+
+// toolSet is the tools part of one invocation.
+type toolSet struct {
+	// params are the tools as sent, search tool last.
+	params []sdk.ToolUnionParam
+	// byWire are the request's definitions by wire name.
+	byWire map[string]model.ToolDefinition
+	// prints are the fingerprints of the definitions as sent, by wire name.
+	prints map[string]string
+	// deferred are the definitions sent with defer_loading, in order.
+	deferred []model.ToolDefinition
+	// searchTool is the wire name of the search tool sent, "" for none.
+	searchTool string
+}
+
+// buildTools maps the request's definitions to the Messages API's tools.
+// Each definition becomes a custom tool (ToolParam, SDK v2.15.0
+// message.go: name, description, input_schema, defer_loading,
+// input_examples, cache_control). Deferred definitions get
+// "defer_loading": true — except a forced one (ToolChoiceTool), which stays
+// eager — and the search tool of the variant closes the list (Anthropic
+// docs, "Tool search tool": a tool_search_tool_bm25_20251119 or
+// tool_search_tool_regex_20251119 entry, or, for a custom implementation, a
+// regular tool whose results hold tool_reference blocks). searched says
+// that the history holds searches, which keep the search tool in the
+// request even without deferred tools.
+func buildTools(req *model.Request, s *settings, searched bool) (*toolSet, error) {
+	ts := &toolSet{byWire: make(map[string]model.ToolDefinition, len(req.Tools)), prints: make(map[string]string, len(req.Tools))}
+	forced := ""
+	if req.ToolChoice.Mode == model.ToolChoiceTool {
+		forced = req.ToolChoice.Name
+	}
+	for _, d := range req.Tools {
+		if !wireName.MatchString(d.Name) {
+			return nil, fmt.Errorf("anthropic: tool name %q must match %s", d.Name, wireName)
+		}
+		if _, dup := ts.byWire[d.Name]; dup {
+			return nil, fmt.Errorf("anthropic: two tool definitions are named %q", d.Name)
+		}
+		ts.byWire[d.Name] = d
+		deferred := d.Deferred && d.Name != forced
+		p, fp, err := toolParam(d, deferred)
+		if err != nil {
+			return nil, err
+		}
+		ts.params = append(ts.params, sdk.ToolUnionParam{OfTool: p})
+		ts.prints[d.Name] = fp
+		if deferred {
+			ts.deferred = append(ts.deferred, d)
+		}
+	}
+	if len(ts.deferred) == 0 && !searched {
+		return ts, nil
+	}
+	switch s.search {
+	case SearchBM25:
+		ts.searchTool = "tool_search_tool_bm25"
+		ts.params = append(ts.params, sdk.ToolUnionParamOfToolSearchToolBm25_20251119(sdk.ToolSearchToolBm25_20251119TypeToolSearchToolBm25_20251119))
+	case SearchRegex:
+		ts.searchTool = "tool_search_tool_regex"
+		ts.params = append(ts.params, sdk.ToolUnionParamOfToolSearchToolRegex20251119(sdk.ToolSearchToolRegex20251119TypeToolSearchToolRegex20251119))
+	case SearchClient:
+		ts.searchTool = s.searchName
+		ts.params = append(ts.params, sdk.ToolUnionParam{OfTool: &sdk.ToolParam{
+			Name:        s.searchName,
+			Description: sdk.String(clientSearchDescription),
+			InputSchema: param.Override[sdk.ToolInputSchemaParam](json.RawMessage(clientSearchSchema)),
+		}})
+	}
+	if _, clash := ts.byWire[ts.searchTool]; clash {
+		return nil, fmt.Errorf("anthropic: a tool definition is named %q like the %s search tool: rename it or choose another search tool name", ts.searchTool, s.search)
+	}
+	return ts, nil
+}
+
+// toolParam returns the custom tool for d and the fingerprint of what it
+// sends. A declared root example goes to input_examples (SDK v2.15.0
+// message.go: ToolParam.InputExamples, `json:"input_examples"`, one JSON
+// object per example) and the schema loses its root "example"/"examples",
+// which would repeat it.
+func toolParam(d model.ToolDefinition, deferred bool) (*sdk.ToolParam, string, error) {
+	schema := d.InputSchema
+	if len(bytes.TrimSpace(schema)) == 0 {
+		schema = json.RawMessage(`{"type":"object"}`)
+	}
+	var examples []map[string]any
+	if len(d.Examples) > 0 {
+		var err error
+		if schema, err = withoutRootExample(schema); err != nil {
+			return nil, "", fmt.Errorf("anthropic: tool %q: input schema: %w", d.Name, err)
+		}
+		for i, raw := range d.Examples {
+			ex, err := decodeObject(raw)
+			if err != nil {
+				return nil, "", fmt.Errorf("anthropic: tool %q: example %d: input_examples takes JSON objects: %w", d.Name, i+1, err)
+			}
+			examples = append(examples, ex)
+		}
+	}
+	p := &sdk.ToolParam{
+		Name:          d.Name,
+		InputSchema:   param.Override[sdk.ToolInputSchemaParam](json.RawMessage(schema)),
+		InputExamples: examples,
+	}
+	if d.Description != "" {
+		p.Description = sdk.String(d.Description)
+	}
+	if deferred {
+		p.DeferLoading = sdk.Bool(true)
+	}
+	fp, err := fingerprint(d.Description, schema, d.Examples)
+	if err != nil {
+		return nil, "", fmt.Errorf("anthropic: tool %q: %w", d.Name, err)
+	}
+	return p, fp, nil
+}
+
+// withoutRootExample returns schema without its root "example" and
+// "examples" members (unchanged when it has neither).
+func withoutRootExample(schema json.RawMessage) (json.RawMessage, error) {
+	var members map[string]json.RawMessage
+	if err := json.Unmarshal(schema, &members); err != nil {
+		return nil, err
+	}
+	_, a := members["example"]
+	_, b := members["examples"]
+	if !a && !b {
+		return schema, nil
+	}
+	delete(members, "example")
+	delete(members, "examples")
+	return json.Marshal(members)
+}
+
+// decodeObject decodes a JSON object, keeping numbers exact.
+func decodeObject(raw json.RawMessage) (map[string]any, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	obj, ok := v.(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("%s is not an object", raw)
+	}
+	return obj, nil
+}
+
+// fingerprint hashes what the provider expands a tool reference into:
+// description, input schema and input examples, as RFC 8785 canonical JSON
+// (sha256:<hex>).
+func fingerprint(description string, schema json.RawMessage, examples []json.RawMessage) (string, error) {
+	raw, err := json.Marshal(struct {
+		Description string            `json:"description"`
+		InputSchema json.RawMessage   `json:"input_schema"`
+		Examples    []json.RawMessage `json:"input_examples,omitempty"`
+	}{description, schema, examples})
+	if err != nil {
+		return "", fmt.Errorf("fingerprint: %w", err)
+	}
+	canon, err := jcs.Transform(raw)
+	if err != nil {
+		return "", fmt.Errorf("fingerprint: %w", err)
+	}
+	sum := sha256.Sum256(canon)
+	return "sha256:" + hex.EncodeToString(sum[:]), nil
+}
+
+// cacheLastTool puts a cache_control breakpoint on the last tool (Anthropic
+// docs, "Prompt caching": a cache_control on the last tool definition
+// caches the tools; SDK v2.15.0 message.go: CacheControl on ToolParam and on
+// both tool search tools).
+func cacheLastTool(params []sdk.ToolUnionParam) error {
+	if len(params) == 0 {
+		return fmt.Errorf("anthropic: cache checkpoint AfterTools: the request has no tools to place it after")
+	}
+	t := &params[len(params)-1]
+	cc := sdk.NewCacheControlEphemeralParam()
+	switch {
+	case t.OfTool != nil:
+		t.OfTool.CacheControl = cc
+	case t.OfToolSearchToolBm25_20251119 != nil:
+		t.OfToolSearchToolBm25_20251119.CacheControl = cc
+	case t.OfToolSearchToolRegex20251119 != nil:
+		t.OfToolSearchToolRegex20251119.CacheControl = cc
+	default:
+		return fmt.Errorf("anthropic: cache checkpoint AfterTools: unexpected last tool")
+	}
+	return nil
+}
