@@ -1,0 +1,45 @@
+// Package compat adapts model.Client to the OpenAI-compatible Chat
+// Completions API (POST {base}/chat/completions), the API that local and
+// open-model servers speak: vLLM, llama.cpp's llama-server, Ollama, and
+// hosted gateways. Requests and responses go through the official SDK,
+// github.com/openai/openai-go/v3 (package openai: ChatCompletionService.New,
+// ChatCompletionNewParams, the message and tool param unions), so the wire
+// shape is the SDK's; the comments of request.go and response.go cite the
+// SDK types and the public documentation each field follows.
+//
+// What the adapter sends and returns:
+//
+//   - the system prompt first, then user and assistant text, assistant
+//     tool calls (tool_calls: id, type "function", name, arguments) and
+//     tool results (role "tool" with tool_call_id), one wire message per
+//     result;
+//   - tools as {"type":"function","function":{name, description,
+//     parameters}}; tool choice as "none", "required" or a named function;
+//   - the output cap as max_tokens by default (see TokenLimitField: many
+//     compatible servers ignore or reject max_completion_tokens);
+//   - responses as one assistant message with text and tool-call parts,
+//     Response.ToolCalls, usage (prompt, completion and cached tokens when
+//     the server reports them) and the stop reason from finish_reason.
+//
+// Invariants:
+//
+//   - Message metadata (Message.Meta) is never sent. It stays on the
+//     messages of the transcript; the messages this client returns carry
+//     the metadata the portable search writes (model.DiscoveryMetaKey).
+//   - Deferred tools are never advertised eagerly. Without the agent's
+//     portable-search opt-in (Request.Search.Mode == model.SearchPortable)
+//     a request with deferred tools fails with model.ErrToolSearchUnsupported
+//     before any HTTP request. With it, the client delegates to
+//     portable.Wrap around the plain Chat Completions client: the model sees
+//     the inline tools plus a search_tools(query) function, matches join the
+//     active set inside the search execution, and the per-turn search budget
+//     applies (seed 004).
+//   - The Chat Completions API of these servers has no prompt-cache
+//     checkpoints: a request asking for one fails with
+//     ErrCacheCheckpointUnsupported naming the checkpoint; it is never
+//     silently dropped.
+//   - An error status from the server is an *APIError carrying the
+//     status and the server's message and wrapping the SDK's *openai.Error.
+//   - The client never reads OPENAI_* environment variables: a key meant for
+//     api.openai.com is never sent to a local server by accident.
+package compat

@@ -1,0 +1,149 @@
+package compat
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+
+	"github.com/quiver-go/quiver/model"
+)
+
+// TokenLimitField names the request field that carries Request.MaxTokens.
+type TokenLimitField string
+
+// The token limit fields.
+const (
+	// FieldMaxTokens sends the cap as "max_tokens", the field every
+	// OpenAI-compatible server knows. It is the default: Ollama's
+	// compatibility layer lists max_tokens and not max_completion_tokens
+	// among its supported request fields
+	// (https://docs.ollama.com/api/openai-compatibility), llama-server
+	// ignored max_completion_tokens until 2026 (ggml-org/llama.cpp issue
+	// #13700, fixed by PR #19831) and llama-cpp-python still ignores it
+	// (abetlen/llama-cpp-python issue #1907). A cap the server ignores is
+	// worse than a deprecated field name.
+	FieldMaxTokens TokenLimitField = "max_tokens"
+	// FieldMaxCompletionTokens sends the cap as "max_completion_tokens", which
+	// OpenAI's own API requires for its reasoning models (the SDK marks
+	// max_tokens deprecated: openai-go/v3 ChatCompletionNewParams.MaxTokens).
+	// Choose it for servers known to honour it (vLLM, recent llama-server,
+	// api.openai.com).
+	FieldMaxCompletionTokens TokenLimitField = "max_completion_tokens"
+)
+
+// Option configures a Client.
+type Option func(*config)
+
+// config is the validated configuration of a Client.
+type config struct {
+	baseURL      string
+	apiKey       string
+	httpClient   *http.Client
+	defaultModel string
+	classModels  map[model.ModelClass]string
+	limitField   TokenLimitField
+	maxRetries   int
+	searchLimit  int
+}
+
+// WithBaseURL sets the API root that "chat/completions" is appended to,
+// e.g. http://localhost:8000/v1 (vLLM), http://localhost:8080/v1
+// (llama-server) or http://localhost:11434/v1 (Ollama). Required.
+func WithBaseURL(u string) Option { return func(c *config) { c.baseURL = u } }
+
+// WithAPIKey sets the bearer token. Optional: local servers usually need
+// none, and without a key no Authorization header is sent.
+func WithAPIKey(key string) Option { return func(c *config) { c.apiKey = key } }
+
+// WithHTTPClient sets the HTTP client (timeouts, proxies, transports).
+// The default is http.DefaultClient.
+func WithHTTPClient(hc *http.Client) Option { return func(c *config) { c.httpClient = hc } }
+
+// WithDefaultModel sets the model id used when a request names neither a
+// model nor a class that WithClassModel maps.
+func WithDefaultModel(id string) Option { return func(c *config) { c.defaultModel = id } }
+
+// WithClassModel maps a model class to a model id of the server.
+func WithClassModel(class model.ModelClass, id string) Option {
+	return func(c *config) {
+		if c.classModels == nil {
+			c.classModels = map[model.ModelClass]string{}
+		}
+		c.classModels[class] = id
+	}
+}
+
+// WithTokenLimitField chooses the field that carries Request.MaxTokens
+// (FieldMaxTokens by default; see TokenLimitField).
+func WithTokenLimitField(f TokenLimitField) Option { return func(c *config) { c.limitField = f } }
+
+// WithMaxRetries sets how many times the SDK retries a request that failed
+// with a connection error or a 408, 409, 429 or 5xx status (the SDK's
+// default is 2).
+func WithMaxRetries(n int) Option { return func(c *config) { c.maxRetries = n } }
+
+// WithSearchResultLimit sets how many tools one portable search returns
+// (portable.DefaultResultLimit by default).
+func WithSearchResultLimit(n int) Option { return func(c *config) { c.searchLimit = n } }
+
+// defaultMaxRetries is the SDK's own default (requestconfig.NewRequestConfig).
+const defaultMaxRetries = 2
+
+// newConfig applies opts over the defaults and validates the result.
+func newConfig(opts []Option) (config, error) {
+	c := config{limitField: FieldMaxTokens, maxRetries: defaultMaxRetries}
+	for _, o := range opts {
+		if o != nil {
+			o(&c)
+		}
+	}
+	var errs []error
+	if c.baseURL == "" {
+		errs = append(errs, errors.New("a base URL is required: WithBaseURL(\"http://localhost:8000/v1\")"))
+	} else if u, err := url.Parse(c.baseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		errs = append(errs, fmt.Errorf("base URL %q is not an absolute http(s) URL", c.baseURL))
+	}
+	switch c.limitField {
+	case FieldMaxTokens, FieldMaxCompletionTokens:
+	default:
+		errs = append(errs, fmt.Errorf("token limit field %q is neither %q nor %q", c.limitField, FieldMaxTokens, FieldMaxCompletionTokens))
+	}
+	if c.maxRetries < 0 {
+		errs = append(errs, fmt.Errorf("max retries is %d, want 0 or more", c.maxRetries))
+	}
+	if c.searchLimit < 0 {
+		errs = append(errs, fmt.Errorf("search result limit is %d, want 1 or more (0 keeps the default)", c.searchLimit))
+	}
+	for class, id := range c.classModels {
+		if id == "" {
+			errs = append(errs, fmt.Errorf("model class %q is mapped to an empty model id", class))
+		}
+	}
+	if c.httpClient == nil {
+		c.httpClient = http.DefaultClient
+	}
+	if len(errs) > 0 {
+		return config{}, fmt.Errorf("compat: %w", errors.Join(errs...))
+	}
+	return c, nil
+}
+
+// modelID resolves the model id of req: its Model, else the id mapped to
+// its class (the default class when unset), else the default model.
+func (c *config) modelID(req *model.Request) (string, error) {
+	if req.Model != "" {
+		return req.Model, nil
+	}
+	class := req.Class
+	if class == "" {
+		class = model.ModelClassDefault
+	}
+	if id, ok := c.classModels[class]; ok {
+		return id, nil
+	}
+	if c.defaultModel != "" {
+		return c.defaultModel, nil
+	}
+	return "", fmt.Errorf("compat: no model id for class %q: set Request.Model, or configure WithClassModel or WithDefaultModel", class)
+}
