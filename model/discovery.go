@@ -68,11 +68,20 @@ func DiscoveredTools(msgs []Message) []tools.Ident {
 	return out
 }
 
+// ContinuesTurnMetaKey marks a user message that answers a question asked
+// within a turn (a clarification): it does not start a new turn, so the
+// turn's search budget goes on.
+const ContinuesTurnMetaKey = "quiver.continues_turn"
+
 // TurnStart returns the index of the current turn's first message: the
-// last user message that holds text (tool results do not start a turn).
-// It returns 0 when there is none.
+// last user message that holds text and is not marked as continuing the
+// turn (tool results do not start a turn either). It returns 0 when there
+// is none.
 func TurnStart(msgs []Message) int {
 	for i := len(msgs) - 1; i >= 0; i-- {
+		if _, continues := msgs[i].Meta[ContinuesTurnMetaKey]; continues {
+			continue
+		}
 		if msgs[i].Role == RoleUser && msgs[i].TextContent() != "" {
 			return i
 		}

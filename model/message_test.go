@@ -70,3 +70,17 @@ func TestUsageAdd(t *testing.T) {
 		t.Fatalf("Add = %+v", got)
 	}
 }
+
+func TestAnAnswerWithinATurnDoesNotResetItsSearchBudget(t *testing.T) {
+	searched := Message{Role: RoleTool}
+	searched.SetDiscovery(Discovery{Searches: 2})
+	answer := UserMessage("Lyon")
+	answer.Meta = map[string]json.RawMessage{ContinuesTurnMetaKey: json.RawMessage(`true`)}
+	msgs := []Message{UserMessage("book a hotel"), searched, answer}
+	if got := SearchesThisTurn(msgs); got != 2 {
+		t.Fatalf("SearchesThisTurn = %d, want the 2 searches before the clarification", got)
+	}
+	if got := SearchesThisTurn(append(msgs, UserMessage("new question"))); got != 0 {
+		t.Fatalf("a new user turn kept %d searches", got)
+	}
+}

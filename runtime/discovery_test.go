@@ -174,3 +174,24 @@ func (sessionModel) Complete(_ context.Context, req *model.Request) (*model.Resp
 func (sessionModel) Stream(context.Context, *model.Request) (model.Streamer, error) {
 	return nil, errors.New("sessionModel does not stream")
 }
+
+// instructedModel is a scripted model whose provider search is not a
+// tool_search call.
+type instructedModel struct{ *scripted.Client }
+
+func (instructedModel) SearchInstruction() string { return "Search for '%s' with the tool search tool" }
+
+func TestRefusalUsesTheClientsSearchInstruction(t *testing.T) {
+	inner := scripted.New(scripted.Call("startExport", `{"q":"x"}`), scripted.Reply("ok"))
+	f := newFixtureWith(t, AgentRegistration{}, []Option{WithModel(model.ModelClassDefault, instructedModel{inner})},
+		[]fixtureTool{{spec: newSpec(t, "openTable")}, {spec: newSpec(t, "startExport")}})
+	if err := f.rt.RegisterAgent(AgentRegistration{Name: "hosted", Planner: planner.NewStandard(), Uses: []ToolsetUse{{Toolset: "ws", Deferred: []string{"startExport"}}}}); err != nil {
+		t.Fatal(err)
+	}
+	f.runAgent("hosted", "export")
+	res := toolResults(inner.Requests()[1].Messages)
+	want := "Tool 'startExport' not in active set. Search for 'startExport' with the tool search tool, or use one of: openTable"
+	if len(res) != 1 || !strings.Contains(string(res[0].Content), want) {
+		t.Fatalf("the model read %s\nwant %q", res[0].Content, want)
+	}
+}

@@ -184,4 +184,10 @@ func failureJSON(f *planner.ToolFailure) []byte {
 	return mustJSON(map[string]string{"error": f.Code, "message": f.Message, "recovery": string(f.Recovery)})
 }
 
-func userText(s string) model.Message { return model.UserMessage(s) }
+// userText is a user's answer to an await: it continues the run's turn, so
+// it is marked not to reset the turn's search budget.
+func userText(s string) model.Message {
+	m := model.UserMessage(s)
+	m.Meta = map[string]json.RawMessage{model.ContinuesTurnMetaKey: json.RawMessage(`true`)}
+	return m
+}

@@ -303,3 +303,16 @@ func (s *stream) Close() error {
 	s.closed = true
 	return nil
 }
+
+// SearchInstruction implements model.SearchInstructor: what a model that
+// called a deferred tool it has not discovered is told to do. With the
+// hosted variants the provider's search tool finds it; with the client-side
+// variant the model calls our search tool.
+func (c *Client) SearchInstruction() string {
+	if c.settings.search == SearchClient {
+		return "Call " + c.settings.searchName + "(query='%s') to discover it"
+	}
+	return "Search for '%s' with the tool search tool"
+}
+
+var _ model.SearchInstructor = (*Client)(nil)

@@ -241,3 +241,20 @@ func TestStreamDeliversTheCompletedResponse(t *testing.T) {
 		t.Fatalf("chunks = %v", kinds)
 	}
 }
+
+func TestSearchInstructionNamesTheSearchTheModelHas(t *testing.T) {
+	hosted, err := anthropic.New(anthropic.WithAPIKey("k"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := hosted.SearchInstruction(); got != "Search for '%s' with the tool search tool" {
+		t.Errorf("hosted: %q", got)
+	}
+	client, err := anthropic.New(anthropic.WithAPIKey("k"), anthropic.WithSearch(anthropic.SearchClient))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := client.SearchInstruction(); got != "Call tool_search(query='%s') to discover it" {
+		t.Errorf("client-side: %q", got)
+	}
+}

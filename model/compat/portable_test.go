@@ -34,13 +34,14 @@ func TestPortableSearchThenBusinessCallCarriesTheMatchInTheVeryNextRequest(t *te
 		toolsJSON(listTablesWire, runQueryWire, searchToolsWire),
 		`"max_tokens":512`))
 	// The very next request carries the discovered tool's definition: it
-	// joined the active set inside the search execution.
+	// joined the active set inside the search execution. Its output cap is
+	// what the first round (20 tokens) left of the invocation's 512.
 	assertJSON(t, "request 2", p.request(1), body(
 		[]string{systemWire, userMsg("Export orders to CSV"),
 			callMsg("call_s1", "search_tools", `{"query":"export a table to csv"}`),
 			toolMsg("call_s1", exportFound)},
 		toolsJSON(listTablesWire, runQueryWire, startExportWire, searchToolsWire),
-		`"max_tokens":512`))
+		`"max_tokens":492`))
 
 	// The planner sees only the business call.
 	if len(resp.ToolCalls) != 1 || resp.ToolCalls[0].Name != "startExport" || resp.ToolCalls[0].ID != "call_b1" || string(resp.ToolCalls[0].Payload) != `{"table":"orders","format":"csv"}` {
@@ -82,9 +83,9 @@ func TestPortableTwoSearchRoundsGrowTheActiveSetRoundByRound(t *testing.T) {
 	history := []string{systemWire, userMsg("Is orders indexed?")}
 	assertJSON(t, "request 1", reqs[0], body(history, toolsJSON(listTablesWire, runQueryWire, searchToolsWire), `"max_tokens":512`))
 	history = append(history, callMsg("call_s1", "search_tools", `{"query":"export a table to csv"}`), toolMsg("call_s1", exportFound))
-	assertJSON(t, "request 2", reqs[1], body(history, toolsJSON(listTablesWire, runQueryWire, startExportWire, searchToolsWire), `"max_tokens":512`))
+	assertJSON(t, "request 2", reqs[1], body(history, toolsJSON(listTablesWire, runQueryWire, startExportWire, searchToolsWire), `"max_tokens":492`))
 	history = append(history, callMsg("call_s2", "search_tools", `{"query":"index statistics"}`), toolMsg("call_s2", statsFound))
-	assertJSON(t, "request 3", reqs[2], body(history, toolsJSON(listTablesWire, runQueryWire, startExportWire, indexStatsWire, searchToolsWire), `"max_tokens":512`))
+	assertJSON(t, "request 3", reqs[2], body(history, toolsJSON(listTablesWire, runQueryWire, startExportWire, indexStatsWire, searchToolsWire), `"max_tokens":472`))
 
 	if len(resp.ToolCalls) != 1 || resp.ToolCalls[0].Name != "indexStats" {
 		t.Fatalf("ToolCalls = %+v", resp.ToolCalls)

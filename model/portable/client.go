@@ -94,27 +94,31 @@ func (c *Client) Stream(ctx context.Context, req *model.Request) (model.Streamer
 // session is one invocation: the active tools, the budget and the
 // messages produced so far.
 type session struct {
-	c        *Client
-	req      *model.Request
-	name     string
-	budget   int
-	used     int
-	deferred map[tools.Ident]model.ToolDefinition
-	active   []model.ToolDefinition
-	index    searcher
-	msgs     []model.Message
-	out      model.Response
+	c      *Client
+	req    *model.Request
+	name   string
+	budget int
+	used   int
+	// exhausted is set once a search was refused for want of budget in
+	// this turn.
+	exhausted bool
+	deferred  map[tools.Ident]model.ToolDefinition
+	active    []model.ToolDefinition
+	index     searcher
+	msgs      []model.Message
+	out       model.Response
 }
 
 func (c *Client) newSession(req *model.Request) (*session, error) {
 	s := &session{
-		c:        c,
-		req:      req,
-		name:     req.Search.SearchToolName(),
-		budget:   req.Search.SearchCap(),
-		used:     model.SearchesThisTurn(req.Messages),
-		deferred: map[tools.Ident]model.ToolDefinition{},
-		msgs:     model.CloneMessages(req.Messages),
+		c:         c,
+		req:       req,
+		name:      req.Search.SearchToolName(),
+		budget:    req.Search.SearchCap(),
+		used:      model.SearchesThisTurn(req.Messages),
+		exhausted: model.SearchExhaustedThisTurn(req.Messages),
+		deferred:  map[tools.Ident]model.ToolDefinition{},
+		msgs:      model.CloneMessages(req.Messages),
 	}
 	var docs []model.ToolDefinition
 	for _, d := range req.Tools {
@@ -168,8 +172,21 @@ func (s *session) run(ctx context.Context) (*model.Response, error) {
 		}
 		inner := *s.req
 		inner.Messages = s.msgs
-		inner.Tools = append(slices.Clone(s.active), s.searchTool())
+		inner.Tools = slices.Clone(s.active)
+		if !s.exhausted {
+			// Once the budget is spent the search tool leaves the turn's
+			// requests, so a model cannot keep searching.
+			inner.Tools = append(inner.Tools, s.searchTool())
+		}
 		inner.Search = model.SearchSettings{}
+		if s.req.MaxTokens > 0 {
+			// Search rounds share the invocation's output budget.
+			inner.MaxTokens = s.req.MaxTokens - s.out.Usage.OutputTokens
+			if inner.MaxTokens <= 0 {
+				s.out.StopReason = model.StopMaxTokens
+				return &s.out, nil
+			}
+		}
 		resp, err := s.c.inner.Complete(ctx, &inner)
 		if err != nil {
 			return nil, err

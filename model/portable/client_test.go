@@ -228,3 +228,47 @@ func TestWeakMatchesStayUndiscovered(t *testing.T) {
 		t.Errorf("threshold 0 discovered %v, want both tools sharing a term", got)
 	}
 }
+
+func TestSearchToolLeavesTheTurnOnceTheBudgetIsSpent(t *testing.T) {
+	var steps []scripted.Step
+	for range 4 {
+		steps = append(steps, scripted.Call("search_tools", `{"query":"nothing here"}`))
+	}
+	steps = append(steps, scripted.Reply("I will answer without it."))
+	inner := scripted.New(steps...)
+	resp, err := Wrap(inner).Complete(context.Background(), workspaceRequest())
+	if err != nil {
+		t.Fatal(err)
+	}
+	reqs := inner.Requests()
+	if !slices.Contains(toolNames(reqs[3].Tools), "search_tools") || slices.Contains(toolNames(reqs[4].Tools), "search_tools") {
+		t.Fatalf("search tool offered %v then %v: want it dropped after the refused 4th search", toolNames(reqs[3].Tools), toolNames(reqs[4].Tools))
+	}
+	// A later invocation of the same turn does not offer it either.
+	next := scripted.New(scripted.Reply("ok"))
+	c := Wrap(next)
+	if _, err := c.Complete(context.Background(), workspaceRequest(append([]model.Message{model.UserMessage("Export this")}, resp.Messages...)...)); err != nil {
+		t.Fatal(err)
+	}
+	if slices.Contains(toolNames(next.Requests()[0].Tools), "search_tools") {
+		t.Fatal("a later invocation of the spent turn offered the search tool again")
+	}
+}
+
+func TestSearchRoundsShareTheOutputBudget(t *testing.T) {
+	round := &model.Response{
+		Messages:   []model.Message{{Role: model.RoleAssistant, Parts: []model.Part{{Kind: model.PartToolCall, ToolCall: &model.ToolCall{ID: "s1", Name: "search_tools", Payload: json.RawMessage(`{"query":"export"}`)}}}}},
+		ToolCalls:  []model.ToolCall{{ID: "s1", Name: "search_tools", Payload: json.RawMessage(`{"query":"export"}`)}},
+		Usage:      model.Usage{OutputTokens: 30},
+		StopReason: model.StopToolUse,
+	}
+	inner := scripted.New(scripted.Respond(round), scripted.Reply("done"))
+	req := workspaceRequest()
+	req.MaxTokens = 100
+	if _, err := Wrap(inner).Complete(context.Background(), req); err != nil {
+		t.Fatal(err)
+	}
+	if got := []int{inner.Requests()[0].MaxTokens, inner.Requests()[1].MaxTokens}; !slices.Equal(got, []int{100, 70}) {
+		t.Fatalf("MaxTokens per round = %v, want [100 70]", got)
+	}
+}

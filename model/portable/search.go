@@ -50,6 +50,7 @@ func (s *session) answer(calls []model.ToolCall) model.Message {
 		case s.used >= s.budget:
 			content = budgetExhausted(s.budget)
 			disc.Exhausted = true
+			s.exhausted = true
 		case json.Unmarshal(call.Payload, &args) != nil || strings.TrimSpace(args.Query) == "":
 			content = encode(map[string]string{"error": "invalid-arguments", "message": s.name + ` takes {"query": "<what you want to do>"}`})
 		default:
@@ -59,7 +60,9 @@ func (s *session) answer(calls []model.ToolCall) model.Message {
 		}
 		msg.Parts = append(msg.Parts, model.Part{Kind: model.PartToolResult, ToolResult: &model.ToolResult{CallID: call.ID, Name: call.Name, Content: content}})
 	}
-	msg.SetDiscovery(disc)
+	if disc.Searches > 0 || disc.Exhausted {
+		msg.SetDiscovery(disc)
+	}
 	return msg
 }
 
