@@ -142,3 +142,22 @@ type SearchInstructor interface {
 	// for its wire name, e.g. "Search for '%s' with the tool search tool".
 	SearchInstruction() string
 }
+
+// RecordForcedTool records, on the last message of resp, a deferred tool
+// that req forced with ToolChoiceTool: adapters advertise a forced tool
+// eagerly, so the runtime must admit the call the model makes to it.
+func RecordForcedTool(req *Request, resp *Response) {
+	if req.ToolChoice.Mode != ToolChoiceTool || len(resp.Messages) == 0 {
+		return
+	}
+	i := slices.IndexFunc(req.Tools, func(d ToolDefinition) bool { return d.Name == req.ToolChoice.Name })
+	if i < 0 || !req.Tools[i].Deferred || req.Tools[i].Ident == "" {
+		return
+	}
+	last := &resp.Messages[len(resp.Messages)-1]
+	d, _ := last.Discovery()
+	if !slices.Contains(d.Tools, req.Tools[i].Ident) {
+		d.Tools = append(d.Tools, req.Tools[i].Ident)
+	}
+	last.SetDiscovery(d)
+}

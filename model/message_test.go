@@ -84,3 +84,21 @@ func TestAnAnswerWithinATurnDoesNotResetItsSearchBudget(t *testing.T) {
 		t.Fatalf("a new user turn kept %d searches", got)
 	}
 }
+
+func TestRecordForcedToolAdmitsAForcedDeferredTool(t *testing.T) {
+	req := &Request{
+		Tools:      []ToolDefinition{{Name: "startExport", Ident: "ws.startExport", Deferred: true}, {Name: "openTable", Ident: "ws.openTable"}},
+		ToolChoice: ToolChoice{Mode: ToolChoiceTool, Name: "startExport"},
+	}
+	resp := &Response{Messages: []Message{AssistantMessage("calling")}}
+	RecordForcedTool(req, resp)
+	if got := DiscoveredTools(resp.Messages); len(got) != 1 || got[0] != "ws.startExport" {
+		t.Fatalf("discovered %v", got)
+	}
+	req.ToolChoice.Name = "openTable"
+	resp = &Response{Messages: []Message{AssistantMessage("calling")}}
+	RecordForcedTool(req, resp)
+	if _, ok := resp.Messages[0].Discovery(); ok {
+		t.Fatal("an inline forced tool got a discovery record")
+	}
+}

@@ -48,7 +48,14 @@ func (c *Client) Complete(ctx context.Context, req *model.Request) (*model.Respo
 	if err != nil {
 		return nil, err
 	}
-	return inv.run(ctx)
+	resp, err := inv.run(ctx)
+	if err != nil {
+		return nil, err
+	}
+	// A forced deferred tool was sent eagerly: record it so the runtime
+	// admits the call.
+	model.RecordForcedTool(req, resp)
+	return resp, nil
 }
 
 // invocation is the state of one Complete call.

@@ -75,7 +75,12 @@ func (c *Client) Complete(ctx context.Context, req *model.Request) (*model.Respo
 	if err != nil {
 		return nil, err
 	}
-	return s.run(ctx)
+	resp, err := s.run(ctx)
+	if err != nil {
+		return nil, err
+	}
+	model.RecordForcedTool(req, resp)
+	return resp, nil
 }
 
 // Stream implements model.Client: it completes the whole invocation (search
@@ -143,6 +148,14 @@ func (c *Client) newSession(req *model.Request) (*session, error) {
 	s.index = index
 	for _, id := range model.DiscoveredTools(req.Messages) {
 		s.activate(id)
+	}
+	if req.ToolChoice.Mode == model.ToolChoiceTool {
+		// A forced tool stays eager even when deferred.
+		for id, d := range s.deferred {
+			if d.Name == req.ToolChoice.Name {
+				s.activate(id)
+			}
+		}
 	}
 	return s, nil
 }

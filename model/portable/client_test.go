@@ -272,3 +272,19 @@ func TestSearchRoundsShareTheOutputBudget(t *testing.T) {
 		t.Fatalf("MaxTokens per round = %v, want [100 70]", got)
 	}
 }
+
+func TestAForcedDeferredToolIsSentAndRecorded(t *testing.T) {
+	inner := scripted.New(scripted.Call("startExport", `{"table":"orders"}`))
+	req := workspaceRequest()
+	req.ToolChoice = model.ToolChoice{Mode: model.ToolChoiceTool, Name: "startExport"}
+	resp, err := Wrap(inner).Complete(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(toolNames(inner.Requests()[0].Tools), "startExport") {
+		t.Fatal("the forced tool was not sent")
+	}
+	if got := model.DiscoveredTools(resp.Messages); !slices.Equal(got, []tools.Ident{"ws.startExport"}) {
+		t.Fatalf("discovered %v: the runtime would refuse the forced call", got)
+	}
+}
