@@ -197,10 +197,6 @@ func withPayload(t *testing.T, schema string) specOption {
 	return func(s *tools.ToolSpec) { s.Payload = mustType(t, schema) }
 }
 
-func withResult(t *testing.T, schema string) specOption {
-	return func(s *tools.ToolSpec) { s.Result = mustType(t, schema) }
-}
-
 func bookkeeping() specOption { return func(s *tools.ToolSpec) { s.Bookkeeping = true } }
 
 func terminal() specOption { return func(s *tools.ToolSpec) { s.TerminalRun = true } }
