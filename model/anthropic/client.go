@@ -4,9 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"slices"
-	"sync"
 
 	sdk "github.com/anthropics/anthropic-sdk-go/v2"
 
@@ -256,59 +254,7 @@ func (c *Client) Stream(ctx context.Context, req *model.Request) (model.Streamer
 	if err != nil {
 		return nil, err
 	}
-	var chunks []model.Chunk
-	for _, m := range resp.Messages {
-		for _, p := range m.Parts {
-			if p.Kind == model.PartText && p.Text != "" {
-				chunks = append(chunks, model.Chunk{Kind: model.ChunkText, Text: p.Text})
-			}
-		}
-	}
-	for _, call := range resp.ToolCalls {
-		call.Payload = slices.Clone(call.Payload)
-		chunks = append(chunks, model.Chunk{Kind: model.ChunkToolCall, ToolCall: &call})
-	}
-	chunks = append(chunks, model.Chunk{Kind: model.ChunkDone, Response: resp})
-	return &stream{ctx: ctx, chunks: chunks}, nil
-}
-
-// errStreamClosed is returned by Recv after Close.
-var errStreamClosed = errors.New("anthropic: stream closed")
-
-// stream delivers a finished response as chunks.
-type stream struct {
-	ctx    context.Context
-	mu     sync.Mutex
-	chunks []model.Chunk
-	next   int
-	closed bool
-}
-
-// Recv returns the next chunk, io.EOF after ChunkDone, or an error once the
-// stream is closed or its context cancelled.
-func (s *stream) Recv() (model.Chunk, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.closed {
-		return model.Chunk{}, errStreamClosed
-	}
-	if err := s.ctx.Err(); err != nil {
-		return model.Chunk{}, fmt.Errorf("anthropic: stream: %w", err)
-	}
-	if s.next >= len(s.chunks) {
-		return model.Chunk{}, io.EOF
-	}
-	c := s.chunks[s.next]
-	s.next++
-	return c, nil
-}
-
-// Close releases the stream; later Recv calls fail.
-func (s *stream) Close() error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.closed = true
-	return nil
+	return model.ResponseStream(ctx, resp), nil
 }
 
 // SearchInstruction implements model.SearchInstructor: what a model that

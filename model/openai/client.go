@@ -4,11 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"maps"
 	"net/http"
-	"slices"
-	"sync"
 
 	sdk "github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
@@ -158,60 +155,5 @@ func (c *Client) Stream(ctx context.Context, req *model.Request) (model.Streamer
 	if err != nil {
 		return nil, err
 	}
-	return newStream(ctx, resp), nil
-}
-
-// stream delivers a completed response as chunks.
-type stream struct {
-	ctx    context.Context
-	mu     sync.Mutex
-	chunks []model.Chunk
-	next   int
-	closed bool
-}
-
-// newStream returns a stream of resp's chunks: its text parts, its tool
-// calls, then ChunkDone.
-func newStream(ctx context.Context, resp *model.Response) *stream {
-	var chunks []model.Chunk
-	for _, m := range resp.Messages {
-		for _, p := range m.Parts {
-			if p.Kind == model.PartText && p.Text != "" {
-				chunks = append(chunks, model.Chunk{Kind: model.ChunkText, Text: p.Text})
-			}
-		}
-	}
-	for _, call := range resp.ToolCalls {
-		call.Payload = slices.Clone(call.Payload)
-		chunks = append(chunks, model.Chunk{Kind: model.ChunkToolCall, ToolCall: &call})
-	}
-	chunks = append(chunks, model.Chunk{Kind: model.ChunkDone, Response: resp})
-	return &stream{ctx: ctx, chunks: chunks}
-}
-
-// Recv returns the next chunk, io.EOF after ChunkDone, or an error once the
-// stream is closed or its context cancelled.
-func (s *stream) Recv() (model.Chunk, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.closed {
-		return model.Chunk{}, errors.New("openai: Recv on a closed stream")
-	}
-	if s.next >= len(s.chunks) {
-		return model.Chunk{}, io.EOF
-	}
-	if err := s.ctx.Err(); err != nil {
-		return model.Chunk{}, fmt.Errorf("openai: %w", err)
-	}
-	ch := s.chunks[s.next]
-	s.next++
-	return ch, nil
-}
-
-// Close releases the stream; it may be called more than once.
-func (s *stream) Close() error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.closed = true
-	return nil
+	return model.ResponseStream(ctx, resp), nil
 }

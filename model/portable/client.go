@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"slices"
 
 	"github.com/quiver-go/quiver/model"
@@ -93,7 +92,7 @@ func (c *Client) Stream(ctx context.Context, req *model.Request) (model.Streamer
 	if err != nil {
 		return nil, err
 	}
-	return newReplay(resp), nil
+	return model.ResponseStream(ctx, resp), nil
 }
 
 // session is one invocation: the active tools, the budget and the
@@ -232,35 +231,6 @@ func (s *session) run(ctx context.Context) (*model.Response, error) {
 		}
 	}
 }
-
-// replay delivers a complete response as a stream.
-type replay struct {
-	chunks []model.Chunk
-}
-
-func newReplay(resp *model.Response) *replay {
-	r := &replay{}
-	if text := resp.Text(); text != "" {
-		r.chunks = append(r.chunks, model.Chunk{Kind: model.ChunkText, Text: text})
-	}
-	for i := range resp.ToolCalls {
-		tc := resp.ToolCalls[i]
-		r.chunks = append(r.chunks, model.Chunk{Kind: model.ChunkToolCall, ToolCall: &tc})
-	}
-	r.chunks = append(r.chunks, model.Chunk{Kind: model.ChunkDone, Response: resp})
-	return r
-}
-
-func (r *replay) Recv() (model.Chunk, error) {
-	if len(r.chunks) == 0 {
-		return model.Chunk{}, io.EOF
-	}
-	c := r.chunks[0]
-	r.chunks = r.chunks[1:]
-	return c, nil
-}
-
-func (r *replay) Close() error { return nil }
 
 // compile-time check
 var _ model.Client = (*Client)(nil)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"slices"
 	"sync"
 
@@ -87,7 +86,7 @@ func (c *Client) Stream(ctx context.Context, req *model.Request) (model.Streamer
 	if err != nil {
 		return nil, err
 	}
-	return newStream(ctx, resp), nil
+	return model.ResponseStream(ctx, resp), nil
 }
 
 // Requests returns deep copies of the requests received so far, in order.
@@ -168,60 +167,6 @@ type verbatim struct{ err error }
 
 // Error returns the wrapped error's message.
 func (v verbatim) Error() string { return v.err.Error() }
-
-// stream delivers a scripted response as chunks.
-type stream struct {
-	ctx    context.Context
-	mu     sync.Mutex
-	chunks []model.Chunk
-	next   int
-	closed bool
-}
-
-// newStream returns a stream of resp's chunks.
-func newStream(ctx context.Context, resp *model.Response) *stream {
-	var chunks []model.Chunk
-	for _, m := range resp.Messages {
-		for _, p := range m.Parts {
-			if p.Kind == model.PartText && p.Text != "" {
-				chunks = append(chunks, model.Chunk{Kind: model.ChunkText, Text: p.Text})
-			}
-		}
-	}
-	for _, call := range resp.ToolCalls {
-		call.Payload = slices.Clone(call.Payload)
-		chunks = append(chunks, model.Chunk{Kind: model.ChunkToolCall, ToolCall: &call})
-	}
-	chunks = append(chunks, model.Chunk{Kind: model.ChunkDone, Response: resp})
-	return &stream{ctx: ctx, chunks: chunks}
-}
-
-// Recv returns the next chunk, io.EOF after ChunkDone, or an error once
-// the stream is closed or its context cancelled.
-func (s *stream) Recv() (model.Chunk, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.closed {
-		return model.Chunk{}, errors.New("scripted: Recv on a closed stream")
-	}
-	if s.next >= len(s.chunks) {
-		return model.Chunk{}, io.EOF
-	}
-	if err := s.ctx.Err(); err != nil {
-		return model.Chunk{}, fmt.Errorf("scripted: %w", err)
-	}
-	ch := s.chunks[s.next]
-	s.next++
-	return ch, nil
-}
-
-// Close releases the stream; it may be called more than once.
-func (s *stream) Close() error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.closed = true
-	return nil
-}
 
 // cloneRequest returns a deep copy of req.
 func cloneRequest(req *model.Request) model.Request {
