@@ -56,6 +56,10 @@ func (c *Client) Complete(ctx context.Context, req *model.Request) (*model.Respo
 	return resp, nil
 }
 
+// maxExtraSearchRounds bounds the client-side search rounds of one
+// invocation beyond the per-turn budget.
+const maxExtraSearchRounds = 2
+
 // invocation is the state of one Complete call.
 type invocation struct {
 	client   *Client
@@ -188,6 +192,7 @@ func (inv *invocation) run(ctx context.Context) (*model.Response, error) {
 	if inv.searcher != nil {
 		clientTool = inv.tools.searchTool
 	}
+	searchRounds := 0
 	for {
 		msgs, err := renderMessages(inv.msgs)
 		if err != nil {
@@ -236,7 +241,10 @@ func (inv *invocation) run(ctx context.Context) (*model.Response, error) {
 			}
 			return resp, nil
 		}
-		if inv.searcher.refused > 1 {
+		searchRounds++
+		// Calls with unusable input are neither counted nor refused: the
+		// rounds themselves are bounded too.
+		if inv.searcher.refused > 1 || searchRounds > inv.searcher.budget+maxExtraSearchRounds {
 			return nil, ErrSearchLoop
 		}
 		inv.msgs = append(inv.msgs, r.msg)

@@ -189,3 +189,26 @@ func TestClientSearchNeedsSearchDocuments(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+// A model that keeps calling the client-side search tool with unusable input
+// (neither counted nor refused) must not keep the invocation re-requesting
+// until its output budget runs out.
+func TestClientSearchWithUnusableInputDoesNotLoop(t *testing.T) {
+	bad := func(id string) answer {
+		return ok(message("msg_"+id, "tool_use", 1, `{"type":"tool_use","id":"`+id+`","name":"tool_search","input":{}}`))
+	}
+	var answers []answer
+	for _, id := range []string{"b1", "b2", "b3", "b4", "b5", "b6", "b7", "b8", "b9"} {
+		answers = append(answers, bad(id))
+	}
+	p := newProvider(t, answers...)
+	req := request("Search.")
+	req.Search.Cap = 1
+	_, err := clientSearch(p).Complete(context.Background(), req)
+	if !errors.Is(err, anthropic.ErrSearchLoop) {
+		t.Fatalf("err = %v after %d requests, want ErrSearchLoop", err, len(p.requests()))
+	}
+	if n := len(p.requests()); n > 4 {
+		t.Fatalf("%d requests: the search rounds of an invocation are bounded by the budget", n)
+	}
+}

@@ -13,8 +13,11 @@
 // map to cache_control: AfterSystem on the last system block, AfterTools on
 // the last tool; one that cannot be placed is an error. A definition's
 // declared root example is sent as input_examples, with its schema stripped
-// of the root "example"/"examples" that would repeat it. MaxTokens is
-// required (ErrMaxTokensRequired).
+// of the root "example"/"examples" that would repeat it — except in a
+// request that carries a search tool, where the schema keeps its example
+// (Anthropic docs, "Tool search tool": the tool search tool is not
+// compatible with tool use examples). MaxTokens is required
+// (ErrMaxTokensRequired).
 //
 // No anthropic-beta header is needed: in SDK v2.15.0 defer_loading, the
 // tool search tools, tool_reference and input_examples belong to the GA
@@ -41,7 +44,9 @@
 //     searches count against the request's per-turn cap
 //     (SearchSettings.SearchCap, with model.SearchesThisTurn); past it the
 //     search is answered {"error":"search-budget-exhausted","budgetCap":N}
-//     and the exhaustion recorded.
+//     and the exhaustion recorded. A model that keeps searching past the
+//     budget (or with unusable input) fails the invocation with
+//     ErrSearchLoop.
 //
 // The planner receives only ordinary calls (Response.ToolCalls, wire
 // names). Every block that is neither text nor an ordinary tool_use — the

@@ -31,11 +31,13 @@ func systemBlocks(req *model.Request) ([]sdk.TextBlockParam, int) {
 	return blocks, lead
 }
 
-// turn is one message of the Messages API being assembled.
+// turn is one message of the Messages API being assembled. A user turn
+// keeps its tool_result blocks apart: they open its content.
 type turn struct {
-	role   model.Role
-	blocks []sdk.ContentBlockParamUnion
-	system []sdk.TextBlockParam
+	role    model.Role
+	results []sdk.ContentBlockParamUnion
+	blocks  []sdk.ContentBlockParamUnion
+	system  []sdk.TextBlockParam
 }
 
 // renderMessages maps a transcript (without its leading system messages)
@@ -76,16 +78,17 @@ func renderMessages(msgs []model.Message) ([]sdk.MessageParam, error) {
 			if len(rec.Results) > 0 {
 				t := open(model.RoleUser)
 				for _, raw := range rec.Results {
-					t.blocks = append(t.blocks, verbatim(raw))
+					t.results = append(t.results, verbatim(raw))
 				}
 			}
 		case model.RoleUser, model.RoleTool:
-			blocks, err := userBlocks(m)
+			results, blocks, err := userBlocks(m)
 			if err != nil {
 				return nil, fmt.Errorf("anthropic: message %d: %w", i, err)
 			}
-			if len(blocks) > 0 {
+			if len(results) > 0 || len(blocks) > 0 {
 				t := open(model.RoleUser)
+				t.results = append(t.results, results...)
 				t.blocks = append(t.blocks, blocks...)
 			}
 		case model.RoleSystem:
@@ -103,7 +106,10 @@ func renderMessages(msgs []model.Message) ([]sdk.MessageParam, error) {
 		case model.RoleAssistant:
 			out = append(out, sdk.NewAssistantMessage(t.blocks...))
 		case model.RoleUser:
-			out = append(out, sdk.NewUserMessage(t.blocks...))
+			// Anthropic docs, "Handle tool calls": in the user message
+			// containing tool results, tool_result blocks must come first;
+			// any text comes after all of them.
+			out = append(out, sdk.NewUserMessage(append(t.results, t.blocks...)...))
 		default:
 			out = append(out, sdk.MessageParam{OfSystem: &sdk.SystemMessageParam{Content: t.system}})
 		}
@@ -112,11 +118,25 @@ func renderMessages(msgs []model.Message) ([]sdk.MessageParam, error) {
 }
 
 // assistantBlocks rebuilds an assistant message's content: text and
-// tool_use blocks from its parts, with the record's blocks inserted back at
-// their indices.
+// tool_use blocks from its parts, with the record's blocks put back at
+// their indices. Parts and record blocks interleave by the response's
+// content index, so a part that is not replayed (an empty text block)
+// still holds its place.
 func assistantBlocks(m model.Message, rec Record) ([]sdk.ContentBlockParamUnion, error) {
+	placed := slices.Clone(rec.Blocks)
+	slices.SortStableFunc(placed, func(a, b PlacedBlock) int { return a.At - b.At })
 	var blocks []sdk.ContentBlockParamUnion
+	at := 0 // the response content index of the next part
+	putPlaced := func() {
+		for len(placed) > 0 && placed[0].At <= at {
+			blocks = append(blocks, verbatim(placed[0].Block))
+			placed = placed[1:]
+			at++
+		}
+	}
 	for _, p := range m.Parts {
+		putPlaced()
+		at++
 		switch {
 		case p.Kind == model.PartText:
 			if p.Text != "" { // the API refuses empty text blocks
@@ -128,11 +148,8 @@ func assistantBlocks(m model.Message, rec Record) ([]sdk.ContentBlockParamUnion,
 			return nil, fmt.Errorf("an assistant message cannot hold a %s part", p.Kind)
 		}
 	}
-	placed := slices.Clone(rec.Blocks)
-	slices.SortStableFunc(placed, func(a, b PlacedBlock) int { return a.At - b.At })
 	for _, pb := range placed {
-		at := min(max(pb.At, 0), len(blocks))
-		blocks = slices.Insert(blocks, at, verbatim(pb.Block))
+		blocks = append(blocks, verbatim(pb.Block))
 	}
 	return blocks, nil
 }
@@ -147,23 +164,22 @@ func toolUseBlock(c *model.ToolCall) sdk.ContentBlockParamUnion {
 	return sdk.ContentBlockParamUnion{OfToolUse: &sdk.ToolUseBlockParam{ID: c.ID, Name: c.Name, Input: input}}
 }
 
-// userBlocks maps a user or tool message: text blocks and tool_result
-// blocks, in order.
-func userBlocks(m model.Message) ([]sdk.ContentBlockParamUnion, error) {
-	var blocks []sdk.ContentBlockParamUnion
+// userBlocks maps a user or tool message: its tool_result blocks and its
+// text blocks, each in order.
+func userBlocks(m model.Message) (results, texts []sdk.ContentBlockParamUnion, err error) {
 	for _, p := range m.Parts {
 		switch {
 		case p.Kind == model.PartText:
 			if p.Text != "" {
-				blocks = append(blocks, sdk.ContentBlockParamUnion{OfText: &sdk.TextBlockParam{Text: p.Text}})
+				texts = append(texts, sdk.ContentBlockParamUnion{OfText: &sdk.TextBlockParam{Text: p.Text}})
 			}
 		case p.Kind == model.PartToolResult && p.ToolResult != nil:
-			blocks = append(blocks, toolResultBlock(p.ToolResult))
+			results = append(results, toolResultBlock(p.ToolResult))
 		default:
-			return nil, fmt.Errorf("a %s message cannot hold a %s part", m.Role, p.Kind)
+			return nil, nil, fmt.Errorf("a %s message cannot hold a %s part", m.Role, p.Kind)
 		}
 	}
-	return blocks, nil
+	return results, texts, nil
 }
 
 // toolResultBlock is a tool result as a tool_result block (SDK v2.15.0

@@ -156,3 +156,27 @@ func TestReplayKeepsTheSearchToolWhileHistoryHoldsSearches(t *testing.T) {
 		t.Fatalf("tools = %v", sent)
 	}
 }
+
+// A response's empty text block is not replayed (the API refuses empty text
+// blocks), but the search blocks after it must keep their place relative to
+// the business call.
+func TestReplayKeepsSearchBlocksInPlaceAfterAnEmptyTextBlock(t *testing.T) {
+	round := message("msg_e1", "tool_use", 80, `{"type":"text","text":""}`, searchUse, searchHit, exportUse)
+	p := newProvider(t, ok(round), endTurn)
+	c := p.client()
+	req := request("Export the orders table as CSV.")
+	resp, err := c.Complete(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Messages = append(req.Messages, resp.Messages...)
+	req.Messages = append(req.Messages, model.Message{Role: model.RoleTool, Parts: []model.Part{{Kind: model.PartToolResult, ToolResult: &model.ToolResult{CallID: "toolu_01", Name: "records_export", Content: json.RawMessage(`{"export_id":"exp_1"}`)}}}})
+	if _, err := c.Complete(context.Background(), req); err != nil {
+		t.Fatal(err)
+	}
+	assertJSON(t, "replayed messages", field(t, p.request(1).body, "messages"), `[
+	  {"role":"user","content":[{"type":"text","text":"Export the orders table as CSV."}]},
+	  {"role":"assistant","content":[`+searchUse+`,`+searchHit+`,
+	    {"type":"tool_use","id":"toolu_01","name":"records_export","input":{"table":"orders","format":"csv"}}]},
+	  {"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_01","content":[{"type":"text","text":"{\"export_id\":\"exp_1\"}"}]}]}]`)
+}

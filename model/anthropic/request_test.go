@@ -258,3 +258,61 @@ func TestSearchInstructionNamesTheSearchTheModelHas(t *testing.T) {
 		t.Errorf("client-side: %q", got)
 	}
 }
+
+// Anthropic docs, "Tool search tool", Error handling: "The tool search tool
+// is not compatible with tool use examples. If you need to provide examples
+// of tool usage, use standard tool calling without tool search." A request
+// that carries a search tool keeps the declared example in the schema
+// instead of sending input_examples.
+func TestDeclaredExampleStaysInTheSchemaWhenTheRequestCarriesToolSearch(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		client func(*provider) *anthropic.Client
+	}{
+		{"hosted", func(p *provider) *anthropic.Client { return p.client() }},
+		{"client-side", func(p *provider) *anthropic.Client { return clientSearch(p) }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := newProvider(t, endTurn)
+			req := request("hi")
+			req.Tools[0].InputSchema = json.RawMessage(`{"type":"object","properties":{"id":{"type":"string"}},"required":["id"],"example":{"id":"rec_42"}}`)
+			req.Tools[0].Examples = []json.RawMessage{json.RawMessage(`{"id":"rec_42"}`)}
+			if _, err := tc.client(p).Complete(context.Background(), req); err != nil {
+				t.Fatal(err)
+			}
+			var sent []map[string]json.RawMessage
+			if err := json.Unmarshal(field(t, p.request(0).body, "tools"), &sent); err != nil {
+				t.Fatal(err)
+			}
+			for _, tool := range sent {
+				if _, ok := tool["input_examples"]; ok {
+					t.Fatalf("input_examples sent next to a tool search tool: %s", tool["input_examples"])
+				}
+			}
+			assertJSON(t, "schema keeps its example", sent[0]["input_schema"], `{"type":"object","properties":{"id":{"type":"string"}},"required":["id"],"example":{"id":"rec_42"}}`)
+		})
+	}
+}
+
+// Anthropic docs, "Define tools" / "Handle tool calls": "In the user message
+// containing tool results, tool_result blocks must come FIRST in the content
+// array. Any text must come AFTER all tool results."
+func TestToolResultsComeFirstInAMergedUserMessage(t *testing.T) {
+	p := newProvider(t, endTurn)
+	req := request("")
+	req.Messages = []model.Message{
+		model.UserMessage("Look up a."),
+		{Role: model.RoleAssistant, Parts: []model.Part{{Kind: model.PartToolCall, ToolCall: &model.ToolCall{ID: "toolu_a", Name: "records_lookup", Payload: json.RawMessage(`{"id":"a"}`)}}}},
+		model.UserMessage("Also, be brief."),
+		{Role: model.RoleTool, Parts: []model.Part{{Kind: model.PartToolResult, ToolResult: &model.ToolResult{CallID: "toolu_a", Name: "records_lookup", Content: json.RawMessage(`"open"`)}}}},
+	}
+	if _, err := p.client().Complete(context.Background(), req); err != nil {
+		t.Fatal(err)
+	}
+	assertJSON(t, "messages", field(t, p.request(0).body, "messages"), `[
+	  {"role":"user","content":[{"type":"text","text":"Look up a."}]},
+	  {"role":"assistant","content":[{"type":"tool_use","id":"toolu_a","name":"records_lookup","input":{"id":"a"}}]},
+	  {"role":"user","content":[
+	    {"type":"tool_result","tool_use_id":"toolu_a","content":[{"type":"text","text":"open"}]},
+	    {"type":"text","text":"Also, be brief."}]}]`)
+}

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	sdk "github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/anthropics/anthropic-sdk-go/v2/packages/param"
@@ -51,6 +52,10 @@ func buildTools(req *model.Request, s *settings, searched bool) (*toolSet, error
 	if req.ToolChoice.Mode == model.ToolChoiceTool {
 		forced = req.ToolChoice.Name
 	}
+	// Anthropic docs, "Tool search tool", Error handling: "The tool search
+	// tool is not compatible with tool use examples". A request that
+	// carries a search tool keeps the declared examples in the schemas.
+	withSearch := searched || slices.ContainsFunc(req.Tools, func(d model.ToolDefinition) bool { return d.Deferred && d.Name != forced })
 	for _, d := range req.Tools {
 		if !wireName.MatchString(d.Name) {
 			return nil, fmt.Errorf("anthropic: tool name %q must match %s", d.Name, wireName)
@@ -60,7 +65,7 @@ func buildTools(req *model.Request, s *settings, searched bool) (*toolSet, error
 		}
 		ts.byWire[d.Name] = d
 		deferred := d.Deferred && d.Name != forced
-		p, fp, err := toolParam(d, deferred)
+		p, fp, err := toolParam(d, deferred, !withSearch)
 		if err != nil {
 			return nil, err
 		}
@@ -70,7 +75,7 @@ func buildTools(req *model.Request, s *settings, searched bool) (*toolSet, error
 			ts.deferred = append(ts.deferred, d)
 		}
 	}
-	if len(ts.deferred) == 0 && !searched {
+	if !withSearch {
 		return ts, nil
 	}
 	switch s.search {
@@ -94,22 +99,28 @@ func buildTools(req *model.Request, s *settings, searched bool) (*toolSet, error
 	return ts, nil
 }
 
-// toolParam returns the custom tool for d and the fingerprint of what it
-// sends. A declared root example goes to input_examples (SDK v2.15.0
-// message.go: ToolParam.InputExamples, `json:"input_examples"`, one JSON
-// object per example) and the schema loses its root "example"/"examples",
-// which would repeat it.
-func toolParam(d model.ToolDefinition, deferred bool) (*sdk.ToolParam, string, error) {
+// toolParam returns the custom tool for d and the fingerprint of its
+// definition. With withExamples, a declared root example goes to
+// input_examples (SDK v2.15.0 message.go: ToolParam.InputExamples,
+// `json:"input_examples"`, one JSON object per example) and the schema
+// loses its root "example"/"examples", which would repeat it; without, the
+// schema is sent as declared, example included. The fingerprint does not
+// depend on withExamples.
+func toolParam(d model.ToolDefinition, deferred, withExamples bool) (*sdk.ToolParam, string, error) {
 	schema := d.InputSchema
 	if len(bytes.TrimSpace(schema)) == 0 {
 		schema = json.RawMessage(`{"type":"object"}`)
 	}
+	sent := schema
 	var examples []map[string]any
 	if len(d.Examples) > 0 {
 		var err error
 		if schema, err = withoutRootExample(schema); err != nil {
 			return nil, "", fmt.Errorf("anthropic: tool %q: input schema: %w", d.Name, err)
 		}
+	}
+	if len(d.Examples) > 0 && withExamples {
+		sent = schema
 		for i, raw := range d.Examples {
 			ex, err := decodeObject(raw)
 			if err != nil {
@@ -120,7 +131,7 @@ func toolParam(d model.ToolDefinition, deferred bool) (*sdk.ToolParam, string, e
 	}
 	p := &sdk.ToolParam{
 		Name:          d.Name,
-		InputSchema:   param.Override[sdk.ToolInputSchemaParam](json.RawMessage(schema)),
+		InputSchema:   param.Override[sdk.ToolInputSchemaParam](json.RawMessage(sent)),
 		InputExamples: examples,
 	}
 	if d.Description != "" {
