@@ -37,7 +37,6 @@ type turn struct {
 	role    model.Role
 	results []sdk.ContentBlockParamUnion
 	blocks  []sdk.ContentBlockParamUnion
-	system  []sdk.TextBlockParam
 }
 
 // renderMessages maps a transcript (without its leading system messages)
@@ -48,13 +47,14 @@ type turn struct {
 // tool results and the user text that follows them — form one user message,
 // tool results first, as the API requires after an assistant tool_use.
 // A Record's client-side search results open the user message after their
-// assistant message. A system message inside the conversation becomes a
-// system message (MessageParam.OfSystem; models without mid-conversation
-// system messages reject it).
+// assistant message. A system message inside the conversation (the
+// runtime's <system-reminder> notes) becomes a text block of the user
+// message, which every model accepts; mid-conversation system messages are
+// not accepted by every model.
 func renderMessages(msgs []model.Message) ([]sdk.MessageParam, error) {
 	var turns []turn
 	open := func(role model.Role) *turn {
-		if n := len(turns); n > 0 && turns[n-1].role == role && role != model.RoleSystem {
+		if n := len(turns); n > 0 && turns[n-1].role == role {
 			return &turns[n-1]
 		}
 		turns = append(turns, turn{role: role})
@@ -93,8 +93,8 @@ func renderMessages(msgs []model.Message) ([]sdk.MessageParam, error) {
 			}
 		case model.RoleSystem:
 			if text := m.TextContent(); text != "" {
-				t := open(model.RoleSystem)
-				t.system = append(t.system, sdk.TextBlockParam{Text: text})
+				t := open(model.RoleUser)
+				t.blocks = append(t.blocks, sdk.NewTextBlock(text))
 			}
 		default:
 			return nil, fmt.Errorf("anthropic: message %d: unknown role %q", i, m.Role)
@@ -110,8 +110,6 @@ func renderMessages(msgs []model.Message) ([]sdk.MessageParam, error) {
 			// containing tool results, tool_result blocks must come first;
 			// any text comes after all of them.
 			out = append(out, sdk.NewUserMessage(append(t.results, t.blocks...)...))
-		default:
-			out = append(out, sdk.MessageParam{OfSystem: &sdk.SystemMessageParam{Content: t.system}})
 		}
 	}
 	return out, nil
