@@ -186,3 +186,28 @@ func roundTrip(t *testing.T, msgs []model.Message, more ...model.Message) []mode
 	}
 	return out
 }
+
+func TestTruncatedSearchCallIsAnsweredSoTheTranscriptReplays(t *testing.T) {
+	// The output budget runs out while the model writes a search call: the
+	// provider returns it "incomplete", its arguments cut short. It is not
+	// run or counted, but it is answered (no tools), so the stored items do
+	// not hold a call without its output, which the next request would send.
+	truncated := `{"type":"tool_search_call","id":"tsc_1","call_id":"call_search_1","execution":"client","status":"incomplete","arguments":{"query":"exp"}}`
+	_, c := newProvider(t, exchange{body: response("resp_1", "incomplete", 1000, reasoningItem("rs_1"), truncated)})
+	resp, err := c.Complete(context.Background(), baseRequest())
+	if err != nil {
+		t.Fatal(err)
+	}
+	equal(t, "stop reason", resp.StopReason, model.StopMaxTokens)
+	items := recordItems(t, resp.Messages[0])
+	equal(t, "replay items", itemTypes(items), []string{"reasoning", "tool_search_call", "tool_search_output"})
+	if len(items) != 3 {
+		return // reported above
+	}
+	if out := items[2]; out["call_id"] != "call_search_1" || out["tools"] == nil || len(out["tools"].([]any)) != 0 {
+		t.Errorf("tool_search_output = %v, want the call's id and no tools", out)
+	}
+	if _, ok := resp.Messages[0].Discovery(); ok {
+		t.Error("a search that was not run was recorded")
+	}
+}

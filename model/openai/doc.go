@@ -47,7 +47,10 @@
 // When what is left is below the API's minimum (16), the adapter stops
 // after answering the pending searches and returns the response so far with
 // StopReason model.StopMaxTokens (no error): the search records are kept,
-// so the next invocation replays them and the model continues.
+// so the next invocation replays them and the model continues. A search
+// call the provider cut off (status other than "completed") is not run or
+// counted but is answered with an empty tools list, so the stored items
+// never hold a call without its output.
 //
 // Searches count against the per-turn budget (Request.Search.SearchCap(),
 // minus model.SearchesThisTurn of the transcript). A search past it is

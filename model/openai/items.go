@@ -15,8 +15,7 @@ import (
 )
 
 // take records a response's output items and turns them into message parts
-// and tool calls; it returns the completed client-executed search calls to
-// answer.
+// and tool calls; it returns the client-executed search calls to answer.
 // Item shapes (responses.ResponseOutputItemUnion, openai-go v3.99.0):
 //   - "message": assistant content, "output_text" ({"text"}) or "refusal"
 //     ({"refusal"}) parts — responses.ResponseOutputMessage;
@@ -53,8 +52,11 @@ func (inv *invocation) take(resp *responses.Response) []responses.ResponseToolSe
 			tc := call
 			inv.parts = append(inv.parts, model.Part{Kind: model.PartToolCall, ToolCall: &tc})
 		case "tool_search_call":
+			// Every client search call is answered, a truncated one too
+			// (answer runs only completed ones): a call without its output
+			// would make the stored items an invalid input.
 			sc := item.AsToolSearchCall()
-			if sc.Execution == responses.ResponseToolSearchCallExecutionClient && sc.Status == responses.ResponseToolSearchCallStatusCompleted {
+			if sc.Execution == responses.ResponseToolSearchCallExecutionClient {
 				pending = append(pending, sc)
 			}
 		}
@@ -99,13 +101,17 @@ func usageOf(u responses.ResponseUsage) model.Usage {
 // the list is empty and tool_search is withdrawn for the rest of the turn.
 func (inv *invocation) answer(call responses.ResponseToolSearchCall) error {
 	var matches []model.ToolDefinition
-	if inv.used+inv.searches < inv.searchCap {
+	switch {
+	case call.Status != responses.ResponseToolSearchCallStatusCompleted:
+		// Cut off by the provider (its arguments may be partial): not run,
+		// not counted, answered with no tools.
+	case inv.used+inv.searches < inv.searchCap:
 		inv.searches++
 		var err error
 		if matches, err = inv.rank(queryOf(call.Arguments)); err != nil {
 			return err
 		}
-	} else {
+	default:
 		inv.exhausted = true
 		inv.refused = true
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 
@@ -62,11 +63,14 @@ func Wrap(inner model.Client, opts ...Option) *Client {
 
 // Handles reports whether the client answers req's searches itself.
 func Handles(req *model.Request) bool {
-	return req.Search.Mode == model.SearchPortable && model.HasDeferred(req.Tools)
+	return req != nil && req.Search.Mode == model.SearchPortable && model.HasDeferred(req.Tools)
 }
 
 // Complete implements model.Client.
 func (c *Client) Complete(ctx context.Context, req *model.Request) (*model.Response, error) {
+	if req == nil {
+		return nil, errNilRequest
+	}
 	if !Handles(req) {
 		return c.inner.Complete(ctx, req)
 	}
@@ -85,6 +89,9 @@ func (c *Client) Complete(ctx context.Context, req *model.Request) (*model.Respo
 // Stream implements model.Client: it completes the whole invocation (search
 // rounds included), then delivers it as chunks.
 func (c *Client) Stream(ctx context.Context, req *model.Request) (model.Streamer, error) {
+	if req == nil {
+		return nil, errNilRequest
+	}
 	if !Handles(req) {
 		return c.inner.Stream(ctx, req)
 	}
@@ -231,6 +238,9 @@ func (s *session) run(ctx context.Context) (*model.Response, error) {
 		}
 	}
 }
+
+// errNilRequest is returned for a nil request instead of a panic.
+var errNilRequest = errors.New("portable: nil request")
 
 // compile-time check
 var _ model.Client = (*Client)(nil)

@@ -288,3 +288,13 @@ func TestAForcedDeferredToolIsSentAndRecorded(t *testing.T) {
 		t.Fatalf("discovered %v: the runtime would refuse the forced call", got)
 	}
 }
+
+func TestNilRequestIsAnError(t *testing.T) {
+	c := Wrap(scripted.New())
+	if _, err := c.Complete(context.Background(), nil); err == nil {
+		t.Error("Complete(nil) succeeded")
+	}
+	if _, err := c.Stream(context.Background(), nil); err == nil {
+		t.Error("Stream(nil) succeeded")
+	}
+}

@@ -17,6 +17,12 @@
 // request shows was discovered). A request after the last step fails with
 // ErrScriptExhausted.
 //
+// Deferred tools: unlike a provider adapter, the client does not return
+// model.ErrToolSearchUnsupported for them. It searches nothing — a script
+// says what the model does — so tests can drive admission (a call to a tool
+// that was never discovered) directly; wrap it with portable.Wrap to test
+// discovery itself.
+//
 // Determinism:
 //   - the n-th tool call the client emits, counting every call of every
 //     response over the client's life from 1, gets the id "call_<n>" unless
