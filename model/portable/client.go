@@ -12,6 +12,10 @@ import (
 	"github.com/quiver-go/quiver/tools"
 )
 
+// ErrSearchLoop is returned when a model keeps searching after its budget
+// is spent, instead of answering or calling a tool.
+var ErrSearchLoop = errors.New("portable: the model kept searching")
+
 // DefaultResultLimit is how many tools one search returns.
 const DefaultResultLimit = 5
 
@@ -187,7 +191,7 @@ const maxExtraRounds = 2
 func (s *session) run(ctx context.Context) (*model.Response, error) {
 	for round := 0; ; round++ {
 		if round > s.budget+maxExtraRounds {
-			return nil, fmt.Errorf("portable: the model kept calling %s after its search budget of %d was spent", s.name, s.budget)
+			return nil, fmt.Errorf("%w: it kept calling %s after its search budget of %d was spent", ErrSearchLoop, s.name, s.budget)
 		}
 		inner := *s.req
 		inner.Messages = s.msgs

@@ -199,7 +199,7 @@ func TestAModelThatKeepsSearchingEndsInAnError(t *testing.T) {
 		steps = append(steps, scripted.Call("search_tools", `{"query":"x"}`))
 	}
 	_, err := Wrap(scripted.New(steps...)).Complete(context.Background(), workspaceRequest())
-	if err == nil || !strings.Contains(err.Error(), "kept calling search_tools") {
+	if !errors.Is(err, ErrSearchLoop) || !strings.Contains(err.Error(), "kept calling search_tools") {
 		t.Fatalf("err = %v", err)
 	}
 }
