@@ -16,7 +16,7 @@ type lookupPayload struct {
 	Household string `json:"household_id"`
 }
 
-func lookupSpec(t *testing.T) tools.ToolSpec {
+func lookupSpec(t testing.TB) tools.ToolSpec {
 	t.Helper()
 	spec, err := contract.Compile(contract.ToolDeclaration{
 		Toolset:     "homes",
@@ -73,4 +73,23 @@ func TestDecodeRejectsBadPayloadsAndLabels(t *testing.T) {
 	if _, err := tools.Decode[lookupPayload](spec, json.RawMessage(`{"query":"x"}`), tools.CallMeta{}, map[string]string{"household_id": "Not Valid"}); err == nil || !strings.Contains(err.Error(), "does not fit field") {
 		t.Errorf("label breaking the field's pattern: err = %v", err)
 	}
+}
+
+// FuzzDecode feeds arbitrary payloads and label values to Decode: it must
+// never panic, and a payload it accepts always carries the injected values.
+func FuzzDecode(f *testing.F) {
+	f.Add(`{"query":"bills"}`, "home-7")
+	f.Add(`{"query":"bills","session_id":{"nested":true}}`, "BAD VALUE")
+	f.Add(`[]`, "")
+	f.Add("\xff", "x")
+	spec := lookupSpec(f)
+	f.Fuzz(func(t *testing.T, payload, household string) {
+		p, err := tools.Decode[lookupPayload](spec, json.RawMessage(payload), tools.CallMeta{SessionID: "s-1"}, map[string]string{"household_id": household})
+		if err != nil {
+			return
+		}
+		if p.SessionID != "s-1" || p.Household != household {
+			t.Fatalf("accepted payload %q decoded to %+v without its injected values", payload, p)
+		}
+	})
 }

@@ -58,3 +58,32 @@ func TestReadQueriesErrors(t *testing.T) {
 		})
 	}
 }
+
+// FuzzReadQueries feeds arbitrary bytes to the JSONL reader: it must never
+// panic, and whatever it accepts must be usable (ids, texts and relevant
+// names non-empty).
+func FuzzReadQueries(f *testing.F) {
+	f.Add("{\"id\":\"q1\",\"query\":\"find papers\",\"relevant\":[\"ResearchHelper\"]}\n")
+	f.Add("\n\n{\"id\":\"q\",\"query\":\"x\",\"relevant\":[]}")
+	f.Add("{\"id\":1}")
+	f.Add("\xff\xfe")
+	f.Fuzz(func(t *testing.T, data string) {
+		qs, err := ReadQueries(strings.NewReader(data), "fuzz.jsonl")
+		if err != nil {
+			if !strings.Contains(err.Error(), "fuzz.jsonl") {
+				t.Fatalf("error does not name the file: %v", err)
+			}
+			return
+		}
+		for _, q := range qs {
+			if q.ID == "" || strings.TrimSpace(q.Query) == "" || len(q.Relevant) == 0 {
+				t.Fatalf("accepted an unusable query: %+v", q)
+			}
+			for _, r := range q.Relevant {
+				if r == "" {
+					t.Fatalf("accepted an empty relevant name: %+v", q)
+				}
+			}
+		}
+	})
+}
