@@ -10,7 +10,6 @@ import (
 	"github.com/quiver-go/quiver/model"
 	"github.com/quiver-go/quiver/model/scripted"
 	"github.com/quiver-go/quiver/planner"
-	"github.com/quiver-go/quiver/search"
 	"github.com/quiver-go/quiver/tools"
 )
 
@@ -167,21 +166,7 @@ type specOption func(*tools.ToolSpec)
 // object with an optional string "q") and options applied.
 func newSpec(t *testing.T, name string, opts ...specOption) tools.ToolSpec {
 	t.Helper()
-	id, err := tools.NewIdent("ws", name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := tools.ToolSpec{
-		Name:        id,
-		Title:       "Tool " + name,
-		Description: "The " + name + " tool.",
-		Payload:     mustType(t, `{"type":"object","properties":{"q":{"type":"string"}}}`),
-	}
-	for _, o := range opts {
-		o(&s)
-	}
-	s.Search = search.NewDocument(s.SearchSource())
-	return s
+	return capsSpec(t, "ws", name, opts...)
 }
 
 func mustType(t *testing.T, schema string) tools.TypeSpec {
