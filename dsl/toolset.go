@@ -1,0 +1,200 @@
+package dsl
+
+import (
+	"goa.design/goa/v3/eval"
+	goaexpr "goa.design/goa/v3/expr"
+
+	"github.com/quiver-go/quiver/expr"
+	"github.com/quiver-go/quiver/tools"
+)
+
+// Toolset declares a provider-owned toolset at the top level of a design.
+// Agents consume it with Use; its tags are inherited by its tools.
+func Toolset(name string, fn ...func()) *expr.ToolsetExpr {
+	if _, top := eval.Current().(eval.TopExpr); !top && eval.Current() != nil {
+		eval.ReportError("Toolset: %q must be declared at the top level of the design; declare an agent-local toolset with Use(%q, func() { ... })", name, name)
+		return nil
+	}
+	ts := &expr.ToolsetExpr{Name: name}
+	if len(fn) > 1 {
+		eval.ReportError("Toolset: %q takes one DSL function", name)
+		return nil
+	}
+	if len(fn) == 1 {
+		ts.DSLFunc = fn[0]
+	}
+	expr.Root.Toolsets = append(expr.Root.Toolsets, ts)
+	return ts
+}
+
+// Tool declares a tool of the current toolset: Tool(name, description,
+// func() { ... }). Inside a Use of a top-level toolset, Tool(name) alone
+// selects that tool of the toolset instead.
+func Tool(name string, args ...any) {
+	var (
+		desc string
+		fn   func()
+	)
+	for _, a := range args {
+		switch v := a.(type) {
+		case string:
+			desc = v
+		case func():
+			fn = v
+		default:
+			eval.ReportError("Tool: %q: want a description and a DSL function, got %T", name, a)
+			return
+		}
+	}
+	var ts *expr.ToolsetExpr
+	switch cur := eval.Current().(type) {
+	case *expr.ToolsetExpr:
+		ts = cur
+	case *expr.UseExpr:
+		if cur.Inline == nil {
+			if desc != "" || fn != nil {
+				eval.ReportError("Tool: %q: a Use of toolset %q selects its tools by name only; declare tools in the toolset", name, cur.ToolsetName())
+				return
+			}
+			cur.Subset = append(cur.Subset, name)
+			return
+		}
+		ts = cur.Inline
+	default:
+		eval.ReportError("Tool: %q must be declared in a Toolset or an inline Use", name)
+		return
+	}
+	tool := &expr.ToolExpr{Toolset: ts, Name: name, Description: desc}
+	if fn != nil {
+		tool.DSLFunc = fn
+	}
+	ts.Tools = append(ts.Tools, tool)
+}
+
+// Args defines the payload the model sends: a DSL function of Attribute
+// calls, a Goa type, or a primitive; as Goa's Payload does.
+func Args(val any, args ...any) {
+	tool, ok := eval.Current().(*expr.ToolExpr)
+	if !ok {
+		eval.ReportError("Args: must be used in a Tool")
+		return
+	}
+	tool.Args = attribute("Args", val, args...)
+}
+
+// Return defines the result the model reads, like Args.
+func Return(val any, args ...any) {
+	tool, ok := eval.Current().(*expr.ToolExpr)
+	if !ok {
+		eval.ReportError("Return: must be used in a Tool")
+		return
+	}
+	tool.Return = attribute("Return", val, args...)
+}
+
+// attribute builds an attribute from a DSL function, a type, or a type and
+// a DSL function, like Goa's method payloads.
+func attribute(fname string, val any, args ...any) *goaexpr.AttributeExpr {
+	var att *goaexpr.AttributeExpr
+	var fn func()
+	switch v := val.(type) {
+	case func():
+		att, fn = &goaexpr.AttributeExpr{Type: &goaexpr.Object{}}, v
+	case goaexpr.UserType:
+		att = &goaexpr.AttributeExpr{Type: v}
+		if len(args) > 0 {
+			att.Type = goaexpr.Dup(v)
+		}
+	case goaexpr.DataType:
+		att = &goaexpr.AttributeExpr{Type: v}
+	default:
+		eval.ReportError("%s: want a type or a DSL function, got %T", fname, val)
+		return nil
+	}
+	for _, a := range args {
+		switch v := a.(type) {
+		case string:
+			att.Description = v
+		case func():
+			if fn != nil {
+				eval.ReportError("%s: give one DSL function", fname)
+				return nil
+			}
+			fn = v
+		default:
+			eval.ReportError("%s: unexpected argument %T", fname, a)
+			return nil
+		}
+	}
+	if fn != nil {
+		eval.Execute(fn, att)
+	}
+	return att
+}
+
+// Tags attaches flat labels to a tool or a toolset (a toolset's tags are
+// inherited by its tools) for policy filtering.
+func Tags(values ...string) {
+	switch cur := eval.Current().(type) {
+	case *expr.ToolExpr:
+		cur.Tags = append(cur.Tags, values...)
+	case *expr.ToolsetExpr:
+		cur.Tags = append(cur.Tags, values...)
+	default:
+		eval.ReportError("Tags: must be used in a Tool or a Toolset")
+	}
+}
+
+// Keywords adds search terms a user would say that the tool's description
+// lacks.
+func Keywords(values ...string) {
+	tool, ok := eval.Current().(*expr.ToolExpr)
+	if !ok {
+		eval.ReportError("Keywords: must be used in a Tool")
+		return
+	}
+	tool.Keywords = append(tool.Keywords, values...)
+}
+
+// Exposure sets a tool's MCP scope tier: "read", "stage", "full" or
+// "excluded".
+func Exposure(tier string) {
+	tool, ok := eval.Current().(*expr.ToolExpr)
+	if !ok {
+		eval.ReportError("Exposure: must be used in a Tool")
+		return
+	}
+	switch tier {
+	case "read":
+		tool.Exposure = tools.ExposureReadOnly
+	case "stage":
+		tool.Exposure = tools.ExposureStaging
+	case "full":
+		tool.Exposure = tools.ExposureFull
+	case "excluded":
+		tool.Exposure = tools.ExposureExcluded
+	default:
+		eval.ReportError("Exposure: %q is not a tier: want \"read\", \"stage\", \"full\" or \"excluded\"", tier)
+	}
+}
+
+// TerminalRun marks a tool whose success ends the run without another
+// planner turn; terminal tools are bookkeeping.
+func TerminalRun() {
+	tool, ok := eval.Current().(*expr.ToolExpr)
+	if !ok {
+		eval.ReportError("TerminalRun: must be used in a Tool")
+		return
+	}
+	tool.TerminalRun = true
+}
+
+// Bookkeeping marks a control record whose calls cost no tool-call budget.
+func Bookkeeping() {
+	tool, ok := eval.Current().(*expr.ToolExpr)
+	if !ok {
+		eval.ReportError("Bookkeeping: must be used in a Tool")
+		return
+	}
+	tool.Bookkeeping = true
+}
