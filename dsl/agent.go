@@ -33,8 +33,9 @@ func Agent(name string, args ...any) *expr.AgentExpr {
 
 // Use declares that the current agent consumes a toolset: a top-level
 // Toolset (optionally selecting tools with Tool(name) and deferring some
-// with Deferred), or an agent-local toolset declared inline with
-// Use("name", func() { Tool(...) }).
+// with Deferred), another agent's export named by AgentToolset, a whole
+// Registry (its tools resolved at run time; Deferred() defers them all), or
+// an agent-local toolset declared inline with Use("name", func() { Tool(...) }).
 func Use(value any, fn ...func()) {
 	a, ok := eval.Current().(*expr.AgentExpr)
 	if !ok {
@@ -59,8 +60,19 @@ func Use(value any, fn ...func()) {
 			return
 		}
 		u.Inline = &expr.ToolsetExpr{Name: v, Inline: true}
+	case *expr.AgentToolsetExpr:
+		if v == nil {
+			return // AgentToolset reported why
+		}
+		v.Use, u.AgentToolset = u, v
+	case *expr.RegistryExpr:
+		if v == nil {
+			eval.ReportError("Use: the registry is nil (was it declared with Registry at the top level?)")
+			return
+		}
+		u.Registry = v
 	default:
-		eval.ReportError("Use: want a Toolset or the name of an inline toolset, got %T", value)
+		eval.ReportError("Use: want a Toolset, an AgentToolset, a Registry or the name of an inline toolset, got %T", value)
 		return
 	}
 	if len(fn) == 1 {

@@ -9,19 +9,22 @@ import (
 )
 
 // Toolset declares a provider-owned toolset at the top level of a design.
-// Agents consume it with Use; its tags are inherited by its tools.
-func Toolset(name string, fn ...func()) *expr.ToolsetExpr {
+// Agents consume it with Use; its tags are inherited by its tools. Its
+// arguments are a name, a provider option and a DSL function, each
+// optional in that order: Toolset("docs", func() { Tool(...) }),
+// Toolset(FromMCP("assistant", "assistant-mcp")), Toolset("remote-search",
+// FromExternalMCP("remote", "search"), func() { Tool(...) }),
+// Toolset(FromRegistry(Corp, "data-tools"), func() { Version("1.2.3") }).
+// A toolset with a provider option is named after the provider's toolset
+// unless a name comes first.
+func Toolset(args ...any) *expr.ToolsetExpr {
+	ts, ok := toolsetArgs(args)
+	if !ok {
+		return nil
+	}
 	if _, top := eval.Current().(eval.TopExpr); !top && eval.Current() != nil {
-		eval.ReportError("Toolset: %q must be declared at the top level of the design; declare an agent-local toolset with Use(%q, func() { ... })", name, name)
+		eval.ReportError("Toolset: %q must be declared at the top level of the design; declare an agent-local toolset with Use(%q, func() { ... })", ts.Name, ts.Name)
 		return nil
-	}
-	ts := &expr.ToolsetExpr{Name: name}
-	if len(fn) > 1 {
-		eval.ReportError("Toolset: %q takes one DSL function", name)
-		return nil
-	}
-	if len(fn) == 1 {
-		ts.DSLFunc = fn[0]
 	}
 	expr.Root.Toolsets = append(expr.Root.Toolsets, ts)
 	return ts
@@ -29,7 +32,9 @@ func Toolset(name string, fn ...func()) *expr.ToolsetExpr {
 
 // Tool declares a tool of the current toolset: Tool(name, description,
 // func() { ... }). Inside a Use of a top-level toolset, Tool(name) alone
-// selects that tool of the toolset instead.
+// selects that tool of the toolset instead. Inside a Method of a service
+// that declares MCP, Tool(name, description) exposes the method as an MCP
+// tool whose schemas are the method's payload and result.
 func Tool(name string, args ...any) {
 	var (
 		desc string
@@ -50,7 +55,14 @@ func Tool(name string, args ...any) {
 	switch cur := eval.Current().(type) {
 	case *expr.ToolsetExpr:
 		ts = cur
+	case *goaexpr.MethodExpr:
+		methodTool(cur, name, desc, fn)
+		return
 	case *expr.UseExpr:
+		if reg := cur.SourceRegistry(); reg != nil && (desc != "" || fn != nil) {
+			eval.ReportError("Tool: %q: registry %q resolves its tools at run time and its provider owns their definitions: a registry reference declares no tools inline", name, reg.Name)
+			return
+		}
 		if cur.Inline == nil {
 			if desc != "" || fn != nil {
 				eval.ReportError("Tool: %q: a Use of toolset %q selects its tools by name only; declare tools in the toolset", name, cur.ToolsetName())
@@ -60,8 +72,14 @@ func Tool(name string, args ...any) {
 			return
 		}
 		ts = cur.Inline
+	case *expr.ExportExpr:
+		if cur.Inline == nil {
+			eval.ReportError("Tool: %q: an Export of toolset %q exports its tools as declared; declare tools in the toolset, or export an inline toolset with Export(\"name\", func() { ... })", name, cur.Name())
+			return
+		}
+		ts = cur.Inline
 	default:
-		eval.ReportError("Tool: %q must be declared in a Toolset or an inline Use", name)
+		eval.ReportError("Tool: %q must be declared in a Toolset, an inline Use or an inline Export", name)
 		return
 	}
 	tool := &expr.ToolExpr{Toolset: ts, Name: name, Description: desc}
@@ -82,14 +100,17 @@ func Args(val any, args ...any) {
 	tool.Args = attribute("Args", val, args...)
 }
 
-// Return defines the result the model reads, like Args.
+// Return defines the result the model reads, like Args: a tool's result,
+// or a Completion's.
 func Return(val any, args ...any) {
-	tool, ok := eval.Current().(*expr.ToolExpr)
-	if !ok {
-		eval.ReportError("Return: must be used in a Tool")
-		return
+	switch cur := eval.Current().(type) {
+	case *expr.ToolExpr:
+		cur.Return = attribute("Return", val, args...)
+	case *expr.CompletionExpr:
+		cur.Return = attribute("Return", val, args...)
+	default:
+		eval.ReportError("Return: must be used in a Tool or a Completion")
 	}
-	tool.Return = attribute("Return", val, args...)
 }
 
 // attribute builds an attribute from a DSL function, a type, or a type and
@@ -140,8 +161,10 @@ func Tags(values ...string) {
 		cur.Tags = append(cur.Tags, values...)
 	case *expr.ToolsetExpr:
 		cur.Tags = append(cur.Tags, values...)
+	case *expr.ExportExpr:
+		cur.AddTags(values...)
 	default:
-		eval.ReportError("Tags: must be used in a Tool or a Toolset")
+		eval.ReportError("Tags: must be used in a Tool, a Toolset or an Export")
 	}
 }
 

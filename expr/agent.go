@@ -20,6 +20,8 @@ type AgentExpr struct {
 	Service *goaexpr.ServiceExpr
 	// Uses are the toolsets the agent consumes, in declaration order.
 	Uses []*UseExpr
+	// RunPolicy is the agent's run policy, or nil.
+	RunPolicy *RunPolicyExpr
 }
 
 // EvalName implements eval.Expression.
@@ -55,6 +57,7 @@ func (a *AgentExpr) Validate() error {
 			used = append(used, name)
 		}
 	}
+	a.validateSources(verr)
 	return result(verr)
 }
 
@@ -68,6 +71,11 @@ type UseExpr struct {
 	Toolset *ToolsetExpr
 	// Inline is a toolset declared in the Use itself.
 	Inline *ToolsetExpr
+	// AgentToolset is a reference to another agent's export; once
+	// resolved, Toolset is the exported toolset.
+	AgentToolset *AgentToolsetExpr
+	// Registry is a whole registry consumed by Use(registry).
+	Registry *RegistryExpr
 	// Subset selects tools of a top-level toolset by name (nil: all).
 	Subset []string
 	// DeferAll is set by Deferred() without names.
@@ -84,6 +92,9 @@ type UseExpr struct {
 
 // EvalName implements eval.Expression.
 func (u *UseExpr) EvalName() string {
+	if u.Registry != nil {
+		return fmt.Sprintf("use of registry %q by %s", u.Registry.Name, u.Agent.EvalName())
+	}
 	return fmt.Sprintf("use of toolset %q by %s", u.ToolsetName(), u.Agent.EvalName())
 }
 
@@ -94,6 +105,8 @@ func (u *UseExpr) ToolsetName() string {
 		return u.Toolset.Name
 	case u.Inline != nil:
 		return u.Inline.Name
+	case u.AgentToolset != nil:
+		return u.AgentToolset.ToolsetName
 	}
 	return ""
 }
@@ -138,7 +151,13 @@ func (u *UseExpr) Validate() error {
 	if u.allCalls > 0 && u.namedCalls > 0 {
 		verr.Add(u, "Deferred: Deferred() defers every tool of the use and cannot be combined with Deferred(names...) in the same Use")
 	}
+	if u.validateRegistryUse(verr) {
+		return result(verr)
+	}
 	ts := u.Consumed()
+	if ts == nil && u.AgentToolset != nil {
+		return result(verr) // the unresolved reference reports itself
+	}
 	if ts == nil {
 		verr.Add(u, "Use: no toolset given")
 		return result(verr)

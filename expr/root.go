@@ -16,6 +16,22 @@ type RootExpr struct {
 	Toolsets []*ToolsetExpr
 	// Agents are the agents declared in services.
 	Agents []*AgentExpr
+	// Registries are the registries declared at the top level.
+	Registries []*RegistryExpr
+	// MCPServers are the MCP servers of Goa services.
+	MCPServers []*MCPExpr
+	// Publications are the PublishTo declarations of exports.
+	Publications []*PublicationExpr
+	// Warnings are what code generation prints about the declarations it
+	// does not generate code for yet; filled once the design validated.
+	Warnings []string
+	// Exports are the toolsets agents and services export, in declaration
+	// order.
+	Exports []*ExportExpr
+	// Completions are the typed completions services declare.
+	Completions []*CompletionExpr
+	// DisableAgentDocs turns off AGENTS_QUICKSTART.md (set in Goa's API).
+	DisableAgentDocs bool
 }
 
 // Reset empties the root, for tests that evaluate several designs.
@@ -34,8 +50,14 @@ func (*RootExpr) Packages() []string {
 }
 
 // WalkSets hands the engine the expressions in the order their DSL must
-// run: toolsets, then their tools, then agents, then agent uses.
+// run: registries, MCP servers and publications, then toolsets, then their
+// tools, then agents, then agent uses.
 func (r *RootExpr) WalkSets(walk eval.SetWalker) {
+	walk(eval.ToExpressionSet(r.Registries))
+	walk(eval.ToExpressionSet(r.MCPServers))
+	walk(eval.ToExpressionSet(r.Publications))
+	// Warnings about code generation gaps come last, once all is final.
+	defer walk(eval.ExpressionSet{&pendingCodegen{root: r}})
 	walk(eval.ToExpressionSet(r.Toolsets))
 	var tools []*ToolExpr
 	for _, ts := range r.Toolsets {
@@ -55,6 +77,7 @@ func (r *RootExpr) WalkSets(walk eval.SetWalker) {
 		}
 	}
 	walk(eval.ToExpressionSet(inline))
+	r.walkAdditions(walk)
 }
 
 // Toolset returns the top-level toolset of that name.

@@ -39,6 +39,23 @@ type ToolExpr struct {
 	Bookkeeping bool
 	// Meta holds Goa Meta annotations.
 	Meta goaexpr.MetaExpr
+	// ServerData are the tool's server-only outputs, in declaration order.
+	ServerData []*ServerDataExpr
+	// Bounds is the BoundedResult contract, or nil.
+	Bounds *BoundsExpr
+	// Binding is the BindTo binding to a Goa service method, or nil.
+	Binding *BindingExpr
+	// Inject names the payload fields the runtime fills, in declaration
+	// order (see InjectedFields and RequiredLabels).
+	Inject []string
+	// CallHintTemplate renders a call's display hint, or nil.
+	CallHintTemplate *TemplateExpr
+	// ResultHintTemplate renders a result's display hint, or nil.
+	ResultHintTemplate *TemplateExpr
+	// ResultReminder is a static system reminder queued after each result.
+	ResultReminder string
+	// Confirmation requires approval before the tool runs, or nil.
+	Confirmation *ConfirmationExpr
 }
 
 // EvalName implements eval.Expression.
@@ -77,6 +94,7 @@ func (t *ToolExpr) Validate() error {
 	if strings.TrimSpace(t.Description) == "" {
 		verr.Add(t, "Tool: %q has no description: the model chooses tools by their descriptions", t.Name)
 	}
+	t.validateFeatures(verr)
 	return result(verr)
 }
 

@@ -23,6 +23,12 @@ type ToolsetExpr struct {
 	Tools []*ToolExpr
 	// Inline is set for a toolset declared inside a Use.
 	Inline bool
+	// Provider is set for a toolset declared with FromMCP, FromExternalMCP
+	// or FromRegistry (nil: its tools are declared locally).
+	Provider *ProviderExpr
+	// Version pins the published version of a FromRegistry toolset
+	// (Goa's Version).
+	Version string
 }
 
 // EvalName implements eval.Expression.
@@ -63,5 +69,6 @@ func (t *ToolsetExpr) Validate() error {
 		}
 		seen = append(seen, tool.Name)
 	}
+	t.validateProvider(verr)
 	return result(verr)
 }
