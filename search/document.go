@@ -238,7 +238,7 @@ func (d Document) GoString() string {
 			if i > 0 {
 				sb.WriteString(", ")
 			}
-			fmt.Fprintf(&sb, "{%q, %d}", tc.Term, tc.Count)
+			fmt.Fprintf(&sb, "{Term: %q, Count: %d}", tc.Term, tc.Count)
 		}
 		sb.WriteString("}}, ")
 	}

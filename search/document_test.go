@@ -71,7 +71,7 @@ func TestGoStringIsAGoExpression(t *testing.T) {
 	if _, err := parser.ParseExpr(lit); err != nil {
 		t.Fatalf("GoString is not a Go expression: %v\n%s", err, lit)
 	}
-	for _, want := range []string{`Name: "records.search"`, `Aliases: []string{"search"}`, `search.FieldTitle: {Length: 1`, `{"search", 2}`} {
+	for _, want := range []string{`Name: "records.search"`, `Aliases: []string{"search"}`, `search.FieldTitle: {Length: 1`, `{Term: "search", Count: 2}`} {
 		if !strings.Contains(lit, want) {
 			t.Errorf("literal lacks %s:\n%s", want, lit)
 		}
