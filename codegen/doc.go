@@ -1,0 +1,48 @@
+// Package codegen is Quiver's goa gen plugin: it turns the evaluated Quiver
+// design (package expr) into Go code and data files under gen/.
+//
+// # Enabling the plugin
+//
+// The plugin registers itself with Goa in this package's init, under the
+// name "quiver" for the "gen" command. The dsl package cannot import it
+// (dsl must stay free of code generation dependencies), so a design enables
+// code generation by importing this package for its side effect, next to
+// the DSL imports:
+//
+//	import (
+//		. "goa.design/goa/v3/dsl"
+//		. "github.com/quiver-go/quiver/dsl"
+//		_ "github.com/quiver-go/quiver/codegen"
+//	)
+//
+// goa gen then calls Generate after Goa's own generators.
+//
+// # What is generated
+//
+// For every top-level toolset whose tools are declared locally, a package
+// gen/toolsets/<toolset> holding:
+//   - types.go: the typed payload and result structs of each tool (Goa's
+//     type generation, JSON tags with the design's attribute names);
+//   - specs.go: a typed Ident constant per tool, <Tool>Spec() returning a
+//     fresh tools.ToolSpec literal (JSON Schemas and the search document are
+//     literals computed at generation time: nothing is analysed at run
+//     time), <Tool>Tool() typed descriptors, Decode<Tool> composing the
+//     validating codec and injection (tools.Decode), Specs(), RequiredLabels
+//     and Toolset() (the contract.ToolsetDeclaration a provider publishes);
+//   - tool_schemas.json: the toolset in the catalog-file format that
+//     quiver search reads (package tools/catalogfile).
+//
+// Toolsets backed by a provider (FromMCP, FromExternalMCP, FromRegistry),
+// agents, MCP servers, registries and completions generate nothing yet;
+// the design's warnings (expr.RootExpr.Warnings) say so and Generate prints
+// them to standard error.
+//
+// # Invariants
+//
+// Every spec is built as a tools.ToolSpec at generation time and validated
+// with ToolSpec.Validate before it is rendered, so a design whose schemas
+// or templates do not compile fails goa gen instead of panicking at run
+// time. The generated search document equals
+// search.NewDocument(spec.SearchSource(keywords...)) for the rendered spec.
+// Generated functions return fresh values on every call.
+package codegen

@@ -1,0 +1,46 @@
+package codegen_test
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata")
+
+func TestGoldenRecords(t *testing.T) {
+	files, warnings := generate(t, recordsDesign)
+	dir := t.TempDir()
+	paths := render(t, dir, files)
+	want := []string{
+		"gen/toolsets/records/types.go",
+		"gen/toolsets/records/specs.go",
+		"gen/toolsets/records/tool_schemas.json",
+	}
+	if !slices.Equal(paths, want) {
+		t.Fatalf("generated %v, want %v", paths, want)
+	}
+	if len(warnings) != 2 || !strings.Contains(warnings[1], `toolset "data-tools"`) {
+		t.Errorf("warnings = %q, want the registry and its toolset", warnings)
+	}
+	for _, p := range paths {
+		got := readFile(t, filepath.Join(dir, p))
+		golden := filepath.Join("testdata", "records", filepath.Base(p)+".golden")
+		if *update {
+			if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(golden, got, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		if w := readFile(t, golden); !bytes.Equal(got, w) {
+			t.Errorf("%s differs from %s (run go test ./codegen -update to accept):\n%s", p, golden, got)
+		}
+	}
+}
