@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	goacodegen "goa.design/goa/v3/codegen"
 )
 
 // checkMain runs against the generated package: every spec validates, its
@@ -67,6 +69,18 @@ func fail(format string, args ...any) {
 // module that replaces Quiver with this repository, then builds, vets and
 // runs a program using it.
 func TestGeneratedPackageBuilds(t *testing.T) {
+	files, _ := generate(t, recordsDesign)
+	if out := buildAndRun(t, files, checkMain); !strings.HasPrefix(out, "ok ") {
+		t.Errorf("check program printed %q", out)
+	}
+}
+
+// buildAndRun renders files into a temporary module that replaces Quiver
+// with this repository, adds main as cmd/check, builds and vets the module
+// and returns what the check program prints. It skips the test when go is
+// not on PATH or in -short mode.
+func buildAndRun(t *testing.T, files []*goacodegen.File, main string) string {
+	t.Helper()
 	gobin, err := exec.LookPath("go")
 	if err != nil {
 		t.Skip("go is not on PATH")
@@ -78,13 +92,12 @@ func TestGeneratedPackageBuilds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	files, _ := generate(t, recordsDesign)
 	dir := t.TempDir()
 	render(t, dir, files)
 	gomod := "module example.com/app\n\ngo 1.26\n\nrequire github.com/quiver-go/quiver v0.0.0\n\nreplace github.com/quiver-go/quiver => " + repo + "\n"
 	write(t, filepath.Join(dir, "go.mod"), gomod)
 	write(t, filepath.Join(dir, "go.sum"), string(readFile(t, filepath.Join(repo, "go.sum"))))
-	write(t, filepath.Join(dir, "cmd", "check", "main.go"), checkMain)
+	write(t, filepath.Join(dir, "cmd", "check", "main.go"), main)
 	run := func(args ...string) string {
 		t.Helper()
 		cmd := exec.Command(gobin, args...)
@@ -98,9 +111,7 @@ func TestGeneratedPackageBuilds(t *testing.T) {
 	}
 	run("build", "./...")
 	run("vet", "./...")
-	if out := run("run", "./cmd/check"); !strings.HasPrefix(out, "ok ") {
-		t.Errorf("check program printed %q", out)
-	}
+	return run("run", "./cmd/check")
 }
 
 // write creates a file and its directory.

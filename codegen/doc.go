@@ -32,10 +32,28 @@
 //   - tool_schemas.json: the toolset in the catalog-file format that
 //     quiver search reads (package tools/catalogfile).
 //
+// For every agent whose uses are all top-level local toolsets, a package
+// gen/agents/<service>/<agent> holding:
+//   - agent.go: Name ("<service>.<agent>"), Definition() (the
+//     runtime.AgentRegistration of the design without a planner: uses with
+//     subsets and sorted deferred tool names, the run policy as a literal),
+//     DeferredTools() (sorted idents), <Agent>AgentConfig (planner, history
+//     model, prompt, model settings and an executor per toolset) and
+//     Register<Agent>Agent, which registers the consumed toolsets with their
+//     generated Specs() (skipping those already registered on the runtime)
+//     and then the agent;
+//   - client.go: NewClient(rt) with Run, Start, StartOneShot and Continue
+//     bound to the agent.
+//
+// When any agent is generated, AGENTS_QUICKSTART.md at the root of the
+// output directory lists the agents, their toolsets and deferred tools and
+// how to register and run them, unless the API says DisableAgentDocs().
+//
 // Toolsets backed by a provider (FromMCP, FromExternalMCP, FromRegistry),
-// agents, MCP servers, registries and completions generate nothing yet;
-// the design's warnings (expr.RootExpr.Warnings) say so and Generate prints
-// them to standard error.
+// inline toolsets, agents using those, registries or other agents'
+// exports, MCP servers, registries and completions generate nothing yet;
+// the design's warnings (expr.RootExpr.Warnings, and one per skipped
+// agent) say so and Generate prints them to standard error.
 //
 // # Invariants
 //

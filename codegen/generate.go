@@ -32,8 +32,9 @@ func init() {
 var Warnings = func(msg string) { fmt.Fprintln(os.Stderr, "quiver: warning: "+msg) }
 
 // Generate is the goa gen plugin: it returns files with the files of every
-// top-level local toolset of the Quiver root found in roots appended (see
-// the package documentation). genpkg is the import path of the gen
+// top-level local toolset and of every agent consuming only such toolsets
+// of the Quiver root found in roots appended (see the package
+// documentation). genpkg is the import path of the gen
 // package. A design without a Quiver root is left alone.
 func Generate(genpkg string, roots []eval.Root, files []*goacodegen.File) ([]*goacodegen.File, error) {
 	var root *expr.RootExpr
@@ -56,6 +57,8 @@ func Generate(genpkg string, roots []eval.Root, files []*goacodegen.File) ([]*go
 		Warnings(w)
 	}
 	seen := map[string]string{}
+	byName := map[string]*toolsetData{}
+	var generated []*toolsetData
 	for _, ts := range root.Toolsets {
 		if ts.Kind() != expr.ProviderLocal {
 			continue
@@ -73,6 +76,18 @@ func Generate(genpkg string, roots []eval.Root, files []*goacodegen.File) ([]*go
 			return nil, err
 		}
 		files = append(files, typesFile(data), specsFile(data), catalog)
+		byName[ts.Name] = data
+		generated = append(generated, data)
+	}
+	agents, err := buildAgents(genpkg, root, byName)
+	if err != nil {
+		return nil, err
+	}
+	for _, a := range agents {
+		files = append(files, agentFiles(a)...)
+	}
+	if len(agents) > 0 && !root.DisableAgentDocs {
+		files = append(files, quickstartFile(genpkg, agents, generated))
 	}
 	return files, nil
 }

@@ -27,9 +27,18 @@ func TestGoldenRecords(t *testing.T) {
 	if len(warnings) != 2 || !strings.Contains(warnings[1], `toolset "data-tools"`) {
 		t.Errorf("warnings = %q, want the registry and its toolset", warnings)
 	}
+	compareGolden(t, dir, paths, func(p string) string {
+		return filepath.Join("testdata", "records", filepath.Base(p)+".golden")
+	})
+}
+
+// compareGolden compares each rendered file (paths, relative to dir) with
+// its golden file, or rewrites the golden files under -update.
+func compareGolden(t *testing.T, dir string, paths []string, goldenPath func(string) string) {
+	t.Helper()
 	for _, p := range paths {
 		got := readFile(t, filepath.Join(dir, p))
-		golden := filepath.Join("testdata", "records", filepath.Base(p)+".golden")
+		golden := goldenPath(p)
 		if *update {
 			if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
 				t.Fatal(err)

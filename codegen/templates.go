@@ -16,7 +16,7 @@ const (
 )
 
 // RequiredLabels lists the run labels the toolset's tools need, sorted.
-var RequiredLabels = {{ strs .RequiredLabels }}
+var RequiredLabels {{ if .RequiredLabels }}= {{ strs .RequiredLabels }}{{ else }}[]string{{ end }}
 
 // Specs returns fresh copies of the specs of the toolset's tools, in
 // declaration order.

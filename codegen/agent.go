@@ -1,0 +1,302 @@
+package codegen
+
+import (
+	"fmt"
+	"path"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	goacodegen "goa.design/goa/v3/codegen"
+
+	"github.com/quiver-go/quiver/expr"
+)
+
+// agentData is what the templates of one agent package render.
+type agentData struct {
+	// Expr is the agent.
+	Expr *expr.AgentExpr
+	// Service is the name of the Goa service declaring the agent.
+	Service string
+	// Name is the name the agent registers under: "<service>.<agent>".
+	Name string
+	// Package is the Go package name, also the last directory of Dir.
+	Package string
+	// Dir is the package directory relative to the output directory.
+	Dir string
+	// Import is the package's import path.
+	Import string
+	// GoName is the agent's exported Go name ("Chat").
+	GoName string
+	// Uses are the consumed toolsets in declaration order.
+	Uses []*useData
+	// Deferred are the Go expressions of the idents of every deferred tool,
+	// sorted by ident.
+	Deferred []string
+	// DeferredIdents are those idents, sorted.
+	DeferredIdents []string
+	// Policy is the runtime.RunPolicy literal.
+	Policy string
+}
+
+// useData is one toolset use of an agent package.
+type useData struct {
+	// Toolset is the consumed toolset's package data.
+	Toolset *toolsetData
+	// Import is the toolset package's import path; Alias the name the
+	// agent package imports it under.
+	Import, Alias string
+	// Const is the name of the toolset-name constant in the agent package.
+	Const string
+	// Tools subsets the toolset by bare name (nil: every tool).
+	Tools []string
+	// DeferAll defers every consumed tool.
+	DeferAll bool
+	// Deferred are the bare names of the deferred tools, sorted (nil when
+	// DeferAll).
+	Deferred []string
+	// DeferredTools are the bare names of every deferred tool, sorted,
+	// DeferAll resolved.
+	DeferredTools []string
+}
+
+// agentReserved are the identifiers an agent package declares or imports
+// besides the per-agent ones; a toolset package named like one is imported
+// under another name.
+var agentReserved = []string{
+	"Name", "Description", "Definition", "DeferredTools", "Client", "NewClient",
+	"context", "errors", "fmt", "time", "runtime", "history", "model", "planner", "tools",
+	"alreadyRegistered", "toolsets",
+}
+
+// buildAgents computes the agent packages of root. Agents consuming
+// anything but top-level local toolsets are skipped with a warning.
+func buildAgents(genpkg string, root *expr.RootExpr, toolsets map[string]*toolsetData) ([]*agentData, error) {
+	var out []*agentData
+	dirs := map[string]string{}
+	for _, a := range root.Agents {
+		if reason := unsupportedUse(a); reason != "" {
+			Warnings(fmt.Sprintf("code generation for %s is skipped: %s", a.EvalName(), reason))
+			continue
+		}
+		data := &agentData{
+			Expr:    a,
+			Service: a.Service.Name,
+			Name:    a.Service.Name + "." + a.Name,
+			Package: packageName(a.Name),
+			GoName:  goacodegen.Goify(a.Name, true),
+		}
+		data.Dir = path.Join(goacodegen.Gendir, "agents", packageName(a.Service.Name), data.Package)
+		data.Import = path.Join(genpkg, "agents", packageName(a.Service.Name), data.Package)
+		if other, ok := dirs[data.Dir]; ok {
+			return nil, fmt.Errorf("quiver codegen: agents %s and %s both generate package %q: rename one", other, data.Name, data.Dir)
+		}
+		dirs[data.Dir] = data.Name
+		reserved := append(slices.Clone(agentReserved), data.GoName+"AgentConfig", "Register"+data.GoName+"Agent", data.Package)
+		for _, u := range a.Uses {
+			ts := toolsets[u.Toolset.Name]
+			ud := &useData{
+				Toolset:  ts,
+				Import:   genpkg + "/toolsets/" + ts.Package,
+				Alias:    ts.Package,
+				Const:    "Toolset" + goacodegen.Goify(ts.Expr.Name, true),
+				Tools:    slices.Clone(u.Subset),
+				DeferAll: u.DeferAll,
+			}
+			if slices.Contains(reserved, ud.Alias) {
+				ud.Alias += "ts"
+			}
+			if !u.DeferAll {
+				ud.Deferred = slices.Sorted(slices.Values(u.Deferred))
+			}
+			for _, name := range u.DeferredTools() {
+				if ud.Tools == nil || slices.Contains(ud.Tools, name) {
+					ud.DeferredTools = append(ud.DeferredTools, name)
+				}
+			}
+			slices.Sort(ud.DeferredTools)
+			data.Uses = append(data.Uses, ud)
+		}
+		data.Deferred, data.DeferredIdents = deferredIdents(data.Uses)
+		data.Policy = policyLit(a.RunPolicy)
+		out = append(out, data)
+	}
+	return out, nil
+}
+
+// unsupportedUse says why an agent's package cannot be generated yet, or
+// returns "" when every use is a top-level local toolset.
+func unsupportedUse(a *expr.AgentExpr) string {
+	for _, u := range a.Uses {
+		switch {
+		case u.Registry != nil:
+			return fmt.Sprintf("it uses registry %q, whose code generation is not implemented yet", u.Registry.Name)
+		case u.AgentToolset != nil:
+			return fmt.Sprintf("it uses toolset %q exported by another agent, whose code generation is not implemented yet", u.ToolsetName())
+		case u.Inline != nil:
+			return fmt.Sprintf("it declares toolset %q inline, whose code generation is not implemented yet", u.Inline.Name)
+		case u.Toolset == nil:
+			return "it has a use without a toolset"
+		case u.Toolset.Kind() != expr.ProviderLocal:
+			return fmt.Sprintf("toolset %q is provider-backed (%s), whose code generation is not implemented yet", u.Toolset.Name, u.Toolset.Provider.EvalName())
+		}
+	}
+	return ""
+}
+
+// deferredIdents returns the Go expressions and the idents of the deferred
+// tools of uses, sorted by ident.
+func deferredIdents(uses []*useData) (exprs, idents []string) {
+	type pair struct{ ident, expr string }
+	var ps []pair
+	for _, u := range uses {
+		for _, name := range u.DeferredTools {
+			for _, t := range u.Toolset.Tools {
+				if t.Expr.Name == name {
+					ps = append(ps, pair{string(t.Spec.Name), u.Alias + "." + t.GoName})
+				}
+			}
+		}
+	}
+	slices.SortFunc(ps, func(a, b pair) int { return strings.Compare(a.ident, b.ident) })
+	for _, p := range ps {
+		exprs = append(exprs, p.expr)
+		idents = append(idents, p.ident)
+	}
+	return exprs, idents
+}
+
+// policyLit renders a run policy as a runtime.RunPolicy literal; nil
+// renders the zero policy.
+func policyLit(p *expr.RunPolicyExpr) string {
+	if p == nil {
+		return "runtime.RunPolicy{}"
+	}
+	var b strings.Builder
+	b.WriteString("runtime.RunPolicy{\n")
+	field := func(name, value string) { fmt.Fprintf(&b, "%s: %s,\n", name, value) }
+	if p.MaxToolCalls != nil && *p.MaxToolCalls != 0 {
+		field("MaxToolCalls", strconv.Itoa(*p.MaxToolCalls))
+	}
+	switch n := p.RuntimeMaxRecoveryTurns(); n {
+	case 0:
+	case -1:
+		field("MaxRecoveryTurns", "runtime.NoRecoveryTurns")
+	default:
+		field("MaxRecoveryTurns", strconv.Itoa(n))
+	}
+	if p.TimeBudget != 0 {
+		field("TimeBudget", durationLit(p.TimeBudget))
+	}
+	if t := p.Timing; t != nil {
+		var parts []string
+		for _, f := range []struct {
+			name string
+			d    time.Duration
+		}{{"Budget", t.Budget}, {"Plan", t.Plan}, {"Tools", t.Tools}} {
+			if f.d != 0 {
+				parts = append(parts, f.name+": "+durationLit(f.d))
+			}
+		}
+		field("Timing", "&runtime.Timing{"+strings.Join(parts, ", ")+"}")
+	}
+	if h := p.History; h != nil {
+		field("History", historyLit(h))
+	}
+	if c := p.Cache; c != nil {
+		field("Cache", fmt.Sprintf("model.CacheCheckpoints{AfterSystem: %t, AfterTools: %t}", c.AfterSystem, c.AfterTools))
+	}
+	if p.InterruptsAllowed {
+		field("InterruptsAllowed", "true")
+	}
+	if a := missingFieldsLit(p.OnMissingFields); a != "" {
+		field("OnMissingFields", a)
+	}
+	b.WriteString("}")
+	return b.String()
+}
+
+// historyLit renders a history policy as a *history.Policy literal.
+func historyLit(h *expr.HistoryExpr) string {
+	if !h.Compresses() {
+		return fmt.Sprintf("&history.Policy{KeepRecentTurns: %d}", h.KeepRecentTurns)
+	}
+	var parts []string
+	for _, f := range []struct {
+		name string
+		n    int
+	}{
+		{"CompressAtTurns", h.CompressAtTurns}, {"CompressAtMaxInputTokens", h.CompressAtMaxInputTokens},
+		{"KeepMaxTurns", h.KeepMaxTurns}, {"KeepMaxInputTokens", h.KeepMaxInputTokens},
+	} {
+		if f.n != 0 {
+			parts = append(parts, fmt.Sprintf("%s: %d", f.name, f.n))
+		}
+	}
+	return "&history.Policy{Compression: &history.Compression{" + strings.Join(parts, ", ") + "}}"
+}
+
+// missingFieldsLit names the runtime constant of an OnMissingFields value
+// ("" for the planner default).
+func missingFieldsLit(a expr.MissingFieldsAction) string {
+	switch a {
+	case expr.MissingFieldsFinalize:
+		return "runtime.MissingFieldsFinalize"
+	case expr.MissingFieldsAwaitClarification:
+		return "runtime.MissingFieldsAwaitClarification"
+	case expr.MissingFieldsResume:
+		return "runtime.MissingFieldsResume"
+	}
+	return ""
+}
+
+// durationLit renders d as a readable constant expression ("5 * time.Minute").
+func durationLit(d time.Duration) string {
+	for _, u := range []struct {
+		d    time.Duration
+		name string
+	}{{time.Hour, "time.Hour"}, {time.Minute, "time.Minute"}, {time.Second, "time.Second"}, {time.Millisecond, "time.Millisecond"}} {
+		if d%u.d == 0 {
+			return fmt.Sprintf("%d * %s", d/u.d, u.name)
+		}
+	}
+	return fmt.Sprintf("time.Duration(%d)", int64(d))
+}
+
+// agentFiles returns the files of an agent package: agent.go and client.go.
+func agentFiles(data *agentData) []*goacodegen.File {
+	imports := []*goacodegen.ImportSpec{
+		{Path: "context"}, {Path: "errors"}, {Path: "fmt"}, {Path: "time"},
+		{Path: "github.com/quiver-go/quiver/model"},
+		{Path: "github.com/quiver-go/quiver/planner"},
+		{Path: "github.com/quiver-go/quiver/runtime"},
+		{Path: "github.com/quiver-go/quiver/runtime/history"},
+		{Path: "github.com/quiver-go/quiver/tools"},
+	}
+	for _, u := range data.Uses {
+		spec := &goacodegen.ImportSpec{Path: u.Import}
+		if u.Alias != u.Toolset.Package {
+			spec.Name = u.Alias
+		}
+		imports = append(imports, spec)
+	}
+	title := fmt.Sprintf("Agent %q of service %q", data.Expr.Name, data.Service)
+	agent := &goacodegen.File{
+		Path: path.Join(data.Dir, "agent.go"),
+		SectionTemplates: []*goacodegen.SectionTemplate{
+			goacodegen.Header(title+": definition and registration", data.Package, imports),
+			{Name: "quiver-agent", Source: agentT, Data: data, FuncMap: funcs},
+		},
+	}
+	client := &goacodegen.File{
+		Path: path.Join(data.Dir, "client.go"),
+		SectionTemplates: []*goacodegen.SectionTemplate{
+			goacodegen.Header(title+": client", data.Package, []*goacodegen.ImportSpec{
+				{Path: "context"}, {Path: "github.com/quiver-go/quiver/runtime"},
+			}),
+			{Name: "quiver-agent-client", Source: clientT, Data: data, FuncMap: funcs},
+		},
+	}
+	return []*goacodegen.File{agent, client}
+}

@@ -1,0 +1,182 @@
+package codegen
+
+// agentT renders agent.go of an agent package: the definition, the config
+// and the registration function.
+const agentT = `{{ $a := . }}
+// Name is the name the agent registers under ("<service>.<agent>").
+const Name = {{ printf "%q" .Name }}
+
+// Description says what the agent does.
+const Description = {{ printf "%q" .Expr.Description }}
+
+{{- if .Uses }}
+
+// Names of the toolsets the agent consumes: the keys of
+// {{ .GoName }}AgentConfig.Executors.
+const (
+{{- range .Uses }}
+	// {{ .Const }} is toolset {{ printf "%q" .Toolset.Expr.Name }}.
+	{{ .Const }} = {{ printf "%q" .Toolset.Expr.Name }}
+{{- end }}
+)
+{{- end }}
+
+// Definition returns the agent as the design declares it: its name,
+// description, toolset uses (subsets and deferred tools) and run policy.
+// It has no planner, system prompt or model settings: Register{{ .GoName }}Agent
+// adds those from its config. It neither takes a catalog nor touches the
+// network; every call returns a fresh value.
+func Definition() runtime.AgentRegistration {
+	return runtime.AgentRegistration{
+		Name: Name,
+		Description: Description,
+		Uses: []runtime.ToolsetUse{
+		{{- range .Uses }}
+			{
+				Toolset: {{ .Const }},
+			{{- if .Tools }}
+				Tools: {{ strs .Tools }},
+			{{- end }}
+			{{- if .DeferAll }}
+				DeferAll: true,
+			{{- end }}
+			{{- if .Deferred }}
+				Deferred: {{ strs .Deferred }},
+			{{- end }}
+			},
+		{{- end }}
+		},
+		Policy: {{ .Policy }},
+	}
+}
+
+// DeferredTools returns the idents of the tools the agent loads by search
+// instead of advertising them, sorted.
+func DeferredTools() []tools.Ident {
+{{- if .Deferred }}
+	return []tools.Ident{
+	{{- range .Deferred }}
+		{{ . }},
+	{{- end }}
+	}
+{{- else }}
+	return nil
+{{- end }}
+}
+
+// {{ .GoName }}AgentConfig is what Register{{ .GoName }}Agent adds to Definition.
+type {{ .GoName }}AgentConfig struct {
+	// Planner decides each step of a run (required); planner.NewStandard()
+	// is the model-driven one.
+	Planner planner.Planner
+	// HistoryModel summarizes older turns when the run policy compresses
+	// history; token-based thresholds need it to implement
+	// model.TokenCounter. Leave it nil otherwise.
+	HistoryModel model.Client
+	// SystemPrompt is sent with every model request.
+	SystemPrompt string
+	// ModelID picks the agent's model by id (runtime.WithModelID); when
+	// no model has that id, ModelClass applies.
+	ModelID string
+	// ModelClass picks the agent's model by class (the runtime's default
+	// class when ModelID and ModelClass are both empty).
+	ModelClass model.ModelClass
+	// MaxTokens caps each model invocation's output (0: the model's
+	// default).
+	MaxTokens int
+	// Search configures the discovery of deferred tools.
+	Search model.SearchSettings
+	// Executors run the calls of each consumed toolset, keyed by toolset
+	// name (the Toolset… constants). Every consumed toolset needs one; the
+	// executor of a toolset another agent already registered on the same
+	// runtime is not used.
+	Executors map[string]runtime.ToolExecutor
+}
+
+// toolsets are the consumed toolsets with their generated specs.
+var toolsets = []struct {
+	name  string
+	specs func() []tools.ToolSpec
+}{
+{{- range .Uses }}
+	{ {{- .Const }}, {{ .Alias }}.Specs},
+{{- end }}
+}
+
+// Register{{ .GoName }}Agent registers on rt every toolset the agent consumes,
+// with its generated specs and its executor from cfg, then the agent. A
+// toolset already registered on rt (by another agent's registration) is
+// left as it is. It fails, registering nothing, when cfg lacks an executor.
+func Register{{ .GoName }}Agent(ctx context.Context, rt *runtime.Runtime, cfg {{ .GoName }}AgentConfig) error {
+	if rt == nil {
+		return errors.New("{{ .Package }}: Register{{ .GoName }}Agent: runtime is nil")
+	}
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("{{ .Package }}: Register{{ .GoName }}Agent: %w", err)
+	}
+	var errs []error
+	for _, ts := range toolsets {
+		if cfg.Executors[ts.name] == nil {
+			errs = append(errs, fmt.Errorf("no executor for toolset %q: set {{ .GoName }}AgentConfig.Executors[%q]", ts.name, ts.name))
+		}
+	}
+	if len(errs) > 0 {
+		return fmt.Errorf("{{ .Package }}: register agent %q: %w", Name, errors.Join(errs...))
+	}
+	for _, ts := range toolsets {
+		err := rt.RegisterToolset(runtime.ToolsetRegistration{Name: ts.name, Specs: ts.specs(), Executor: cfg.Executors[ts.name]})
+		if err != nil && !alreadyRegistered(err, ts.name) {
+			return fmt.Errorf("{{ .Package }}: register agent %q: %w", Name, err)
+		}
+	}
+	reg := Definition()
+	reg.Planner = cfg.Planner
+	reg.HistoryModel = cfg.HistoryModel
+	reg.SystemPrompt = cfg.SystemPrompt
+	reg.ModelID = cfg.ModelID
+	reg.ModelClass = cfg.ModelClass
+	reg.MaxTokens = cfg.MaxTokens
+	reg.Search = cfg.Search
+	return rt.RegisterAgent(reg)
+}
+
+// alreadyRegistered reports whether err is RegisterToolset's error for a
+// toolset that is already registered and has no other problem.
+func alreadyRegistered(err error, toolset string) bool {
+	return err.Error() == fmt.Sprintf("runtime: register toolset %q: toolset %q is already registered", toolset, toolset)
+}
+`
+
+// clientT renders client.go of an agent package.
+const clientT = `
+// Client runs the agent on a runtime it was registered on.
+type Client struct {
+	rt *runtime.Runtime
+}
+
+// NewClient returns a client running the agent on rt; register the agent
+// first (Register{{ .GoName }}Agent).
+func NewClient(rt *runtime.Runtime) *Client { return &Client{rt: rt} }
+
+// Run starts a run of the agent and waits for it to complete or suspend.
+func (c *Client) Run(ctx context.Context, in runtime.RunInput, opts ...runtime.RunOption) (*runtime.RunOutput, error) {
+	return c.rt.Run(ctx, Name, in, opts...)
+}
+
+// Start starts a run of the agent in a session and returns at once.
+func (c *Client) Start(ctx context.Context, in runtime.RunInput, opts ...runtime.RunOption) (*runtime.RunHandle, error) {
+	return c.rt.Start(ctx, Name, in, opts...)
+}
+
+// StartOneShot starts a run of the agent outside any session: no history
+// is loaded or saved.
+func (c *Client) StartOneShot(ctx context.Context, in runtime.RunInput, opts ...runtime.RunOption) (*runtime.RunHandle, error) {
+	return c.rt.StartOneShot(ctx, Name, in, opts...)
+}
+
+// Continue answers the first pending item of a suspended run and starts its
+// continuation; the run keeps the agent it started with.
+func (c *Client) Continue(ctx context.Context, runID string, resp runtime.PendingInputResponse) (*runtime.RunHandle, error) {
+	return c.rt.Continue(ctx, runID, resp)
+}
+`
