@@ -48,7 +48,7 @@ func tokenShapes(t *testing.T, stdout, provider string) (tools int, shapes []tok
 }
 
 func TestTokensEmbeddedSplitByName(t *testing.T) {
-	r := quiver(t, "catalog", "tokens", "--inline", "openTable, applyFilter,runQuery", "--json").mustSucceed(t)
+	r := quiver(t, "catalog", "tokens", "--inline", "workspace.openTable, workspace.applyFilter,workspace.runQuery", "--json").mustSucceed(t)
 	tools, shapes := tokenShapes(t, r.stdout, "openai")
 	if len(shapes) != 3 {
 		t.Fatalf("shapes = %+v", shapes)
@@ -90,7 +90,7 @@ func TestTokensErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--inline", "openTable,nope,zip,nope"}, "quiver: --inline names tools that examples/catalogs/workspace.json (embedded) does not have: nope, zip\n"},
+		{[]string{"--inline", "workspace.openTable,nope,zip,nope"}, "quiver: --inline names tools that examples/catalogs/workspace.json (embedded) does not have: nope, zip\n"},
 		{[]string{"--catalog", "testdata/tiny.json", "--inline-count", "4"}, "quiver: --inline-count 4: testdata/tiny.json has only 3 tools\n"},
 		{[]string{"--catalog", "testdata/bad_schema.json"}, "quiver: catalogfile: testdata/bad_schema.json:4:39: tools[1].inputSchema: expected a JSON Schema object, got array\n"},
 	}
@@ -103,7 +103,7 @@ func TestTokensErrors(t *testing.T) {
 }
 
 func TestTokensAnthropicSplitByName(t *testing.T) {
-	args := []string{"catalog", "tokens", "--provider", "anthropic", "--inline", "openTable,applyFilter,runQuery", "--json"}
+	args := []string{"catalog", "tokens", "--provider", "anthropic", "--inline", "workspace.openTable,workspace.applyFilter,workspace.runQuery", "--json"}
 	r := quiver(t, args...).mustSucceed(t)
 	tools, shapes := tokenShapes(t, r.stdout, "anthropic")
 	if len(shapes) != 3 {
@@ -124,7 +124,7 @@ func TestTokensAnthropicSplitByName(t *testing.T) {
 	if again.stdout != r.stdout {
 		t.Errorf("two runs differ:\n%s\n%s", r.stdout, again.stdout)
 	}
-	_, openai := tokenShapes(t, quiver(t, "catalog", "tokens", "--provider", "openai", "--inline", "openTable,applyFilter,runQuery", "--json").mustSucceed(t).stdout, "openai")
+	_, openai := tokenShapes(t, quiver(t, "catalog", "tokens", "--provider", "openai", "--inline", "workspace.openTable,workspace.applyFilter,workspace.runQuery", "--json").mustSucceed(t).stdout, "openai")
 	if openai[1].Tokens == searchOnly.Tokens {
 		t.Errorf("search-only costs %d tokens for both providers; the search tools differ", searchOnly.Tokens)
 	}

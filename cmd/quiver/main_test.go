@@ -67,7 +67,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"search", "eval", "--catalog", "testdata/tiny.json"}, `quiver: --catalog and --queries go together`},
 		{[]string{"search", "eval", "--ranker", "bm25"}, `quiver: --ranker "bm25": want default or baseline`},
 		{[]string{"search", "eval", "--compare", "--ranker", "baseline"}, `quiver: --compare reports every ranker`},
-		{[]string{"catalog", "tokens", "--inline", "openTable", "--inline-count", "2"}, `quiver: --inline and --inline-count exclude each other`},
+		{[]string{"catalog", "tokens", "--inline", "workspace.openTable", "--inline-count", "2"}, `quiver: --inline and --inline-count exclude each other`},
 		{[]string{"catalog", "tokens", "--inline-count", "-1"}, `quiver: --inline-count -1: want 0 or more`},
 		{[]string{"bogus"}, `quiver: unknown command "bogus" for "quiver"`},
 		{[]string{"catalog", "bogus"}, `quiver: unknown command "bogus" for "quiver catalog"`},

@@ -15,8 +15,8 @@ func TestSearchEmbeddedTable(t *testing.T) {
 	if f := strings.Fields(lines[0]); strings.Join(f, " ") != "RANK NAME SCORE TIER TITLE" {
 		t.Errorf("header = %q", lines[0])
 	}
-	if f := strings.Fields(lines[1]); f[0] != "1" || f[1] != "startExport" || f[3] != "scored" || strings.Join(f[4:], " ") != "Start export" {
-		t.Errorf("first row = %q, want startExport ranked first with its title", lines[1])
+	if f := strings.Fields(lines[1]); f[0] != "1" || f[1] != "workspace.startExport" || f[3] != "scored" || strings.Join(f[4:], " ") != "Start export" {
+		t.Errorf("first row = %q, want workspace.startExport ranked first with its title", lines[1])
 	}
 }
 
@@ -44,7 +44,7 @@ func TestSearchJSONShape(t *testing.T) {
 	if err := json.Unmarshal(hits[0], &first); err != nil {
 		t.Fatal(err)
 	}
-	if first.Name != "startExport" {
+	if first.Name != "workspace.startExport" {
 		t.Errorf("exact name query ranked %q first", first.Name)
 	}
 }

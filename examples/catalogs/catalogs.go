@@ -12,6 +12,15 @@ const (
 	WorkspaceQueriesFile = "examples/catalogs/workspace_queries.jsonl"
 )
 
+// WorkspaceSource is the file workspace.json is copied from: the
+// tool_schemas.json goa gen writes for the workspace toolset of the records
+// design. go:embed cannot reach outside this directory, so the copy is made
+// by go generate and TestWorkspaceIsTheGeneratedCatalog fails when the two
+// differ.
+const WorkspaceSource = "examples/records/gen/toolsets/workspace/tool_schemas.json"
+
+//go:generate cp ../records/gen/toolsets/workspace/tool_schemas.json workspace.json
+
 var (
 	//go:embed workspace.json
 	workspace []byte
@@ -19,7 +28,8 @@ var (
 	workspaceQueries []byte
 )
 
-// Workspace returns a copy of workspace.json, the data-workspace catalog.
+// Workspace returns a copy of workspace.json, the data-workspace catalog
+// generated from the records design.
 func Workspace() []byte { return bytes.Clone(workspace) }
 
 // WorkspaceQueries returns a copy of workspace_queries.jsonl, the requests

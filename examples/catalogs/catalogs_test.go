@@ -2,6 +2,9 @@ package catalogs_test
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/quiver-go/quiver/examples/catalogs"
@@ -18,6 +21,11 @@ func TestWorkspaceCatalog(t *testing.T) {
 		t.Errorf("workspace has %d tools, want about 40", n)
 	}
 	for _, tool := range c.Tools {
+		if !strings.HasPrefix(tool.Name, "workspace.") {
+			t.Errorf("tool %q: want the ident workspace.<tool>", tool.Name)
+		}
+	}
+	for _, tool := range c.Tools {
 		src := tool.SearchSource()
 		if tool.Title == "" || tool.Description == "" || len(src.Args) == 0 {
 			t.Errorf("tool %q lacks a title, a description or arguments", tool.Name)
@@ -30,10 +38,24 @@ func TestWorkspaceCatalog(t *testing.T) {
 	}
 	for _, pair := range [][2]string{{"openTable", "proposeOpenTable"}, {"openWorkbench", "proposeOpenWorkbench"}, {"startExport", "proposeStartExport"}} {
 		for _, name := range pair {
+			name = "workspace." + name
 			if _, ok := c.Lookup(name); !ok {
 				t.Errorf("missing tool %q", name)
 			}
 		}
+	}
+}
+
+// TestWorkspaceIsTheGeneratedCatalog keeps the catalog single-sourced:
+// workspace.json must be the tool_schemas.json goa gen wrote for the records
+// design, byte for byte (go:embed cannot reach the generated file itself).
+func TestWorkspaceIsTheGeneratedCatalog(t *testing.T) {
+	generated, err := os.ReadFile(filepath.FromSlash("../records/gen/toolsets/workspace/tool_schemas.json"))
+	if err != nil {
+		t.Fatalf("the generated catalog %s: %v (run goa gen on examples/records first)", catalogs.WorkspaceSource, err)
+	}
+	if !bytes.Equal(catalogs.Workspace(), generated) {
+		t.Fatalf("%s differs from %s, its only source; never edit it by hand: run\n\tgo generate ./examples/catalogs", catalogs.WorkspaceFile, catalogs.WorkspaceSource)
 	}
 }
 

@@ -68,7 +68,9 @@ func run(ctx context.Context, w io.Writer) error {
 	return nil
 }
 
-// workspaceSpecs compiles the shipped catalog file into tool specs.
+// workspaceSpecs compiles the shipped catalog file into tool specs. The
+// file names its tools by ident ("workspace.startExport"); a declaration
+// takes the tool's local name.
 func workspaceSpecs() ([]tools.ToolSpec, error) {
 	cat, err := catalogfile.Read(bytesReader(catalogs.Workspace()), "workspace.json")
 	if err != nil {
@@ -77,7 +79,7 @@ func workspaceSpecs() ([]tools.ToolSpec, error) {
 	ts := contract.ToolsetDeclaration{Name: "workspace", Description: "A data workspace."}
 	for _, t := range cat.Tools {
 		ts.Tools = append(ts.Tools, contract.ToolDeclaration{
-			Toolset: "workspace", Name: t.Name, Title: t.Title, Description: t.Description,
+			Toolset: "workspace", Name: tools.Ident(t.Name).Tool(), Title: t.Title, Description: t.Description,
 			Keywords: t.Keywords, Tags: t.Tags, InputSchema: t.InputSchema,
 		})
 	}

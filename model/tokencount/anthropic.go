@@ -97,7 +97,7 @@ func anthropicTools(tools []catalogfile.Tool, inline func(name string) bool, wit
 			continue
 		}
 		out = append(out, anthropicTool{
-			Name:         t.Name,
+			Name:         wireName(t.Name),
 			Description:  t.Description,
 			InputSchema:  t.InputSchema,
 			DeferLoading: isDeferred,

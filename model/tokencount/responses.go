@@ -75,7 +75,7 @@ func OpenAIResponsesTools(tools []catalogfile.Tool, inline func(name string) boo
 		}
 		out = append(out, functionTool{
 			Type:        "function",
-			Name:        t.Name,
+			Name:        wireName(t.Name),
 			Description: t.Description,
 			Parameters:  t.InputSchema,
 			Strict:      false,

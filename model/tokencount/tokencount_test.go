@@ -93,7 +93,7 @@ func TestCompareWorkspace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	split := only("openTable", "proposeOpenTable", "applyFilter", "runQuery", "describeTable", "listTables")
+	split := only("workspace.openTable", "workspace.proposeOpenTable", "workspace.applyFilter", "workspace.runQuery", "workspace.describeTable", "workspace.listTables")
 	first, err := tokencount.Compare(c.Tools, split)
 	if err != nil {
 		t.Fatal(err)
@@ -217,7 +217,7 @@ func TestCompareForAnthropicWorkspace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	split := only("openTable", "applyFilter", "runQuery")
+	split := only("workspace.openTable", "workspace.applyFilter", "workspace.runQuery")
 	first, err := tokencount.CompareFor(tokencount.ProviderAnthropic, c.Tools, split)
 	if err != nil {
 		t.Fatal(err)

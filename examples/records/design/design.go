@@ -12,7 +12,8 @@
 // from the evaluated design.
 //
 // The files import Goa's DSL and Quiver's DSL only: design_test.go reads
-// them as text and fails on any other import.
+// them as text and fails on any other import. The exception is plugins.go,
+// whose one blank import enables Quiver's code generator in goa gen.
 //
 // Why Design is a function: goa gen evaluates a design package's top-level
 // declarations at package initialization, while dsltest.Run evaluates a
