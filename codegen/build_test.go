@@ -12,7 +12,10 @@ import (
 
 // checkMain runs against the generated package: every spec validates, its
 // search document equals what search computes at run time, Toolset()
-// compiles with contract.CompileToolset, Decode injects, and the
+// compiles with contract.CompileToolset, contract.Compile accepts every
+// ToolSchemas() declaration with the generated consumer contract,
+// SchemaFingerprint is stable, content-sensitive, blind to toolset-level
+// annotations and rejects unknown names, Decode injects, and the
 // descriptors hand out fresh copies.
 const checkMain = `package main
 
@@ -20,6 +23,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"slices"
+	"strings"
 
 	"github.com/quiver-go/quiver/search"
 	"github.com/quiver-go/quiver/tools"
@@ -41,6 +46,58 @@ func main() {
 	}
 	if _, err := contract.CompileToolset(decl); err != nil {
 		fail("CompileToolset: %v", err)
+	}
+	schemas := records.ToolSchemas()
+	if len(schemas) != len(specs) || len(decl.Tools) != len(specs) {
+		fail("ToolSchemas() has %d tools, Toolset() %d, Specs() %d", len(schemas), len(decl.Tools), len(specs))
+	}
+	for i, d := range schemas {
+		s, err := contract.Compile(d)
+		if err != nil {
+			fail("Compile(ToolSchemas()[%d]): %v", i, err)
+		}
+		g := specs[i]
+		if s.Name != g.Name || s.Title != g.Title || s.Exposure != g.Exposure ||
+			!slices.Equal(s.RequiredLabels, g.RequiredLabels) || len(s.Inject) != len(g.Inject) ||
+			!slices.Equal(tools.InheritTags(decl.Tags, s.Tags), g.Tags) ||
+			(s.Confirmation == nil) != (g.Confirmation == nil) || (s.Bounds == nil) != (g.Bounds == nil) ||
+			len(s.ServerData) != len(g.ServerData) || !slices.Equal(s.Meta["ui:hidden"], g.Meta["ui:hidden"]) {
+			fail("Compile(ToolSchemas()[%d]) = %+v, generated spec %+v", i, s, g)
+		}
+		fp, err := records.SchemaFingerprint(d.Name)
+		if err != nil {
+			fail("SchemaFingerprint(%q): %v", d.Name, err)
+		}
+		again, _ := records.SchemaFingerprint(d.Name)
+		want, _ := contract.FingerprintTool(d)
+		if !strings.HasPrefix(fp, contract.FingerprintPrefix) || fp != again || fp != want {
+			fail("SchemaFingerprint(%q) = %q then %q, want %q", d.Name, fp, again, want)
+		}
+		d.Description += " Changed."
+		if changed, _ := contract.FingerprintTool(d); changed == fp {
+			fail("the fingerprint of %q ignores its description", d.Name)
+		}
+	}
+	a1, _ := records.SchemaFingerprint("listTables")
+	a2, _ := records.SchemaFingerprint("finish")
+	if a1 == a2 {
+		fail("listTables and finish share fingerprint %q", a1)
+	}
+	retagged := records.Toolset()
+	retagged.Tags = append(retagged.Tags, "extra")
+	retagged.Description = "Another description."
+	if fp, _ := contract.FingerprintTool(retagged.Tools[0]); fp != a1 {
+		fail("toolset-level annotations change SchemaFingerprint: %q, want %q", fp, a1)
+	}
+	if whole, _ := contract.Fingerprint(records.Toolset()); whole == a1 {
+		fail("Fingerprint(Toolset()) = SchemaFingerprint")
+	}
+	if fp, err := records.SchemaFingerprint("records.listTables"); err == nil || !strings.Contains(err.Error(), "listTables, delete_table, finish") {
+		fail("SchemaFingerprint of an unknown name = %q, %v", fp, err)
+	}
+	schemas[0].Keywords[0] = "changed"
+	if records.ToolSchemas()[0].Keywords[0] != "catalog" {
+		fail("ToolSchemas shares its declarations")
 	}
 	p, err := records.DecodeDeleteTable(json.RawMessage(` + "`" + `{"name":"orders"}` + "`" + `),
 		tools.CallMeta{SessionID: "s1"}, map[string]string{"tenant": "acme"})

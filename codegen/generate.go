@@ -112,6 +112,8 @@ func typesFile(data *toolsetData) *goacodegen.File {
 func specsFile(data *toolsetData) *goacodegen.File {
 	header := goacodegen.Header(fmt.Sprintf("Toolset %q tool specs", data.Expr.Name), data.Package, []*goacodegen.ImportSpec{
 		{Path: "encoding/json"},
+		{Path: "fmt"},
+		{Path: "strings"},
 		{Path: "github.com/quiver-go/quiver/search"},
 		{Path: "github.com/quiver-go/quiver/tools"},
 		{Path: "github.com/quiver-go/quiver/tools/contract"},

@@ -55,7 +55,7 @@ func packageName(toolset string) string {
 func buildToolset(api *goaexpr.APIExpr, ts *expr.ToolsetExpr) (*toolsetData, error) {
 	data := &toolsetData{Expr: ts, Package: packageName(ts.Name), RequiredLabels: ts.RequiredLabels()}
 	types := newTypeGen()
-	for _, name := range []string{"RequiredLabels", "Specs", "Toolset", "mustExample"} {
+	for _, name := range []string{"RequiredLabels", "Specs", "Toolset", "ToolSchemas", "SchemaFingerprint", "mustExample"} {
 		types.unique(name)
 	}
 	for _, t := range ts.Tools {
