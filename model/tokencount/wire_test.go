@@ -8,10 +8,10 @@ import (
 
 func TestWireNamesAreProviderSafe(t *testing.T) {
 	for in, want := range map[string]string{
-		"openTable":                     "openTable",
-		"workspace.startExport":         "workspace_startExport",
-		"@scope/server.read_graph":      "_scope_server_read_graph",
-		"日本.tool":                       "___tool",
+		"openTable":                    "openTable",
+		"workspace.startExport":        "workspace_startExport",
+		"@scope/server.read_graph":     "_scope_server_read_graph",
+		"日本.tool":                      "___tool",
 		string(make([]byte, 80)) + "x": "",
 	} {
 		got := wireName(in)
