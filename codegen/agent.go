@@ -59,6 +59,9 @@ type useData struct {
 	// DeferredTools are the bare names of every deferred tool, sorted,
 	// DeferAll resolved.
 	DeferredTools []string
+	// Exporter describes the agent exporting the toolset when the use is
+	// an AgentToolset reference ("" otherwise).
+	Exporter string
 }
 
 // agentReserved are the identifiers an agent package declares or imports
@@ -71,12 +74,11 @@ var agentReserved = []string{
 }
 
 // buildAgents computes the agent packages of root. Agents consuming
-// anything but top-level local toolsets are skipped with a warning.
-func buildAgents(genpkg string, root *expr.RootExpr, toolsets map[string]*toolsetData) ([]*agentData, error) {
+// registries or provider-backed toolsets are skipped with a warning.
+func buildAgents(root *expr.RootExpr, pkgs *toolsetPackages) ([]*agentData, error) {
 	var out []*agentData
-	dirs := map[string]string{}
 	for _, a := range root.Agents {
-		if reason := unsupportedUse(a); reason != "" {
+		if reason := unsupportedUse(a, pkgs.byExpr); reason != "" {
 			Warnings(fmt.Sprintf("code generation for %s is skipped: %s", a.EvalName(), reason))
 			continue
 		}
@@ -87,26 +89,33 @@ func buildAgents(genpkg string, root *expr.RootExpr, toolsets map[string]*toolse
 			Package: packageName(a.Name),
 			GoName:  goacodegen.Goify(a.Name, true),
 		}
-		data.Dir = path.Join(goacodegen.Gendir, "agents", packageName(a.Service.Name), data.Package)
-		data.Import = path.Join(genpkg, "agents", packageName(a.Service.Name), data.Package)
-		if other, ok := dirs[data.Dir]; ok {
-			return nil, fmt.Errorf("quiver codegen: agents %s and %s both generate package %q: rename one", other, data.Name, data.Dir)
+		data.Dir = path.Join(goacodegen.Gendir, agentRel(a))
+		data.Import = path.Join(pkgs.genpkg, agentRel(a))
+		if other, ok := pkgs.dirs[data.Dir]; ok {
+			return nil, fmt.Errorf("quiver codegen: %s and %s both generate package %q: rename one", other, a.EvalName(), data.Dir)
 		}
-		dirs[data.Dir] = data.Name
+		pkgs.dirs[data.Dir] = a.EvalName()
 		reserved := append(slices.Clone(agentReserved), data.GoName+"AgentConfig", "Register"+data.GoName+"Agent", data.Package)
 		for _, u := range a.Uses {
-			ts := toolsets[u.Toolset.Name]
+			ts := pkgs.byExpr[u.Consumed()]
 			ud := &useData{
 				Toolset:  ts,
-				Import:   genpkg + "/toolsets/" + ts.Package,
+				Import:   ts.Import,
 				Alias:    ts.Package,
 				Const:    "Toolset" + goacodegen.Goify(ts.Expr.Name, true),
 				Tools:    slices.Clone(u.Subset),
 				DeferAll: u.DeferAll,
 			}
-			if slices.Contains(reserved, ud.Alias) {
-				ud.Alias += "ts"
+			if r := u.AgentToolset; r != nil && r.Export != nil {
+				ud.Exporter = r.Export.Owner()
 			}
+			for n := 2; slices.Contains(reserved, ud.Alias); n++ {
+				ud.Alias = ts.Package + "ts"
+				if n > 2 {
+					ud.Alias += strconv.Itoa(n)
+				}
+			}
+			reserved = append(reserved, ud.Alias)
 			if !u.DeferAll {
 				ud.Deferred = slices.Sorted(slices.Values(u.Deferred))
 			}
@@ -126,20 +135,22 @@ func buildAgents(genpkg string, root *expr.RootExpr, toolsets map[string]*toolse
 }
 
 // unsupportedUse says why an agent's package cannot be generated yet, or
-// returns "" when every use is a top-level local toolset.
-func unsupportedUse(a *expr.AgentExpr) string {
+// returns "" when every use consumes a generated toolset package: a local
+// toolset, top-level or inline, or another agent's export of one.
+func unsupportedUse(a *expr.AgentExpr, generated map[*expr.ToolsetExpr]*toolsetData) string {
 	for _, u := range a.Uses {
+		ts := u.Consumed()
 		switch {
 		case u.Registry != nil:
 			return fmt.Sprintf("it uses registry %q, whose code generation is not implemented yet", u.Registry.Name)
-		case u.AgentToolset != nil:
-			return fmt.Sprintf("it uses toolset %q exported by another agent, whose code generation is not implemented yet", u.ToolsetName())
-		case u.Inline != nil:
-			return fmt.Sprintf("it declares toolset %q inline, whose code generation is not implemented yet", u.Inline.Name)
-		case u.Toolset == nil:
+		case ts == nil && u.AgentToolset != nil:
+			return fmt.Sprintf("its use of %s is unresolved", u.AgentToolset.EvalName())
+		case ts == nil:
 			return "it has a use without a toolset"
-		case u.Toolset.Kind() != expr.ProviderLocal:
-			return fmt.Sprintf("toolset %q is provider-backed (%s), whose code generation is not implemented yet", u.Toolset.Name, u.Toolset.Provider.EvalName())
+		case ts.Kind() != expr.ProviderLocal:
+			return fmt.Sprintf("toolset %q is provider-backed (%s), whose code generation is not implemented yet", ts.Name, ts.Provider.EvalName())
+		case generated[ts] == nil:
+			return fmt.Sprintf("toolset %q has no generated package", ts.Name)
 		}
 	}
 	return ""

@@ -16,6 +16,12 @@ const Description = {{ printf "%q" .Expr.Description }}
 const (
 {{- range .Uses }}
 	// {{ .Const }} is toolset {{ printf "%q" .Toolset.Expr.Name }}.
+{{- if .Exporter }}
+	// It is exported by {{ .Exporter }}. Register{{ $a.GoName }}Agent registers
+	// its generated specs with the executor of Executors[{{ .Const }}]; running
+	// the exporting agent as the tool (agent-as-tool, in a child workflow)
+	// is not generated yet.
+{{- end }}
 	{{ .Const }} = {{ printf "%q" .Toolset.Expr.Name }}
 {{- end }}
 )

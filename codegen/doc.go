@@ -19,8 +19,15 @@
 //
 // # What is generated
 //
-// For every top-level toolset whose tools are declared locally, a package
-// gen/toolsets/<toolset> holding:
+// For every toolset whose tools are declared locally, a package holding the
+// files below. A top-level toolset's package is gen/toolsets/<toolset>; a
+// toolset declared inline in an agent's Use has its package under the
+// agent's, gen/agents/<service>/<agent>/toolsets/<toolset>; one declared
+// inline in an Export under the exporting agent's,
+// gen/agents/<service>/<agent>/exports/<toolset>, or, exported by a
+// service, gen/<service>/exports/<toolset>. Two distinct toolsets sharing a
+// name (the prefix of their idents and their runtime registration key) or a
+// package directory fail generation. Each package holds:
 //   - types.go: the typed payload and result structs of each tool (Goa's
 //     type generation, JSON tags with the design's attribute names);
 //   - specs.go: a typed Ident constant per tool, <Tool>Spec() returning a
@@ -32,8 +39,9 @@
 //   - tool_schemas.json: the toolset in the catalog-file format that
 //     quiver search reads (package tools/catalogfile).
 //
-// For every agent whose uses are all top-level local toolsets, a package
-// gen/agents/<service>/<agent> holding:
+// For every agent whose uses all consume generated toolset packages
+// (top-level or inline local toolsets, or another agent's export of one
+// through AgentToolset), a package gen/agents/<service>/<agent> holding:
 //   - agent.go: Name ("<service>.<agent>"), Definition() (the
 //     runtime.AgentRegistration of the design without a planner: uses with
 //     subsets and sorted deferred tool names, the run policy as a literal),
@@ -41,7 +49,10 @@
 //     model, prompt, model settings and an executor per toolset) and
 //     Register<Agent>Agent, which registers the consumed toolsets with their
 //     generated Specs() (skipping those already registered on the runtime)
-//     and then the agent;
+//     and then the agent. An AgentToolset use imports the exporting agent's toolset package and
+//     registers its specs with the executor the config supplies for it:
+//     running the exporting agent as the tool (agent-as-tool, by child
+//     workflows) is not generated yet;
 //   - client.go: NewClient(rt) with Run, Start, StartOneShot and Continue
 //     bound to the agent.
 //
@@ -50,9 +61,8 @@
 // how to register and run them, unless the API says DisableAgentDocs().
 //
 // Toolsets backed by a provider (FromMCP, FromExternalMCP, FromRegistry),
-// inline toolsets, agents using those, registries or other agents'
-// exports, MCP servers, registries and completions generate nothing yet;
-// the design's warnings (expr.RootExpr.Warnings, and one per skipped
+// agents using those or registries, MCP servers, registries and
+// completions generate nothing yet; the design's warnings (expr.RootExpr.Warnings, and one per skipped
 // agent) say so and Generate prints them to standard error.
 //
 // # Invariants

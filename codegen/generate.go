@@ -32,10 +32,11 @@ func init() {
 var Warnings = func(msg string) { fmt.Fprintln(os.Stderr, "quiver: warning: "+msg) }
 
 // Generate is the goa gen plugin: it returns files with the files of every
-// top-level local toolset and of every agent consuming only such toolsets
-// of the Quiver root found in roots appended (see the package
-// documentation). genpkg is the import path of the gen
-// package. A design without a Quiver root is left alone.
+// local toolset (top-level, declared inline in a Use or an Export) and of
+// every agent consuming only local toolsets and other agents' exports of
+// the Quiver root found in roots appended (see the package documentation).
+// genpkg is the import path of the gen package. A design without a Quiver
+// root is left alone.
 func Generate(genpkg string, roots []eval.Root, files []*goacodegen.File) ([]*goacodegen.File, error) {
 	var root *expr.RootExpr
 	var api *goaexpr.APIExpr
@@ -56,30 +57,25 @@ func Generate(genpkg string, roots []eval.Root, files []*goacodegen.File) ([]*go
 	for _, w := range root.Warnings {
 		Warnings(w)
 	}
-	seen := map[string]string{}
-	byName := map[string]*toolsetData{}
-	var generated []*toolsetData
-	for _, ts := range root.Toolsets {
-		if ts.Kind() != expr.ProviderLocal {
-			continue
-		}
-		data, err := buildToolset(api, ts)
-		if err != nil {
-			return nil, err
-		}
-		if other, ok := seen[data.Package]; ok {
-			return nil, fmt.Errorf("quiver codegen: toolsets %q and %q both generate package %q: rename one", other, ts.Name, data.Package)
-		}
-		seen[data.Package] = ts.Name
+	pkgs := newToolsetPackages(api, genpkg)
+	if err := pkgs.collect(root); err != nil {
+		return nil, err
+	}
+	for _, data := range pkgs.list {
 		catalog, err := catalogFile(data)
 		if err != nil {
 			return nil, err
 		}
 		files = append(files, typesFile(data), specsFile(data), catalog)
-		byName[ts.Name] = data
-		generated = append(generated, data)
+		adapters, err := adapterFile(genpkg, roots, data)
+		if err != nil {
+			return nil, err
+		}
+		if adapters != nil {
+			files = append(files, adapters)
+		}
 	}
-	agents, err := buildAgents(genpkg, root, byName)
+	agents, err := buildAgents(root, pkgs)
 	if err != nil {
 		return nil, err
 	}
@@ -87,16 +83,14 @@ func Generate(genpkg string, roots []eval.Root, files []*goacodegen.File) ([]*go
 		files = append(files, agentFiles(a)...)
 	}
 	if len(agents) > 0 && !root.DisableAgentDocs {
-		files = append(files, quickstartFile(genpkg, agents, generated))
+		files = append(files, quickstartFile(genpkg, agents, pkgs.list))
 	}
 	return files, nil
 }
 
 // toolsetDir returns the directory of a toolset package, relative to the
 // output directory.
-func toolsetDir(data *toolsetData) string {
-	return path.Join(goacodegen.Gendir, "toolsets", data.Package)
-}
+func toolsetDir(data *toolsetData) string { return data.Dir }
 
 // typesFile returns types.go of a toolset package.
 func typesFile(data *toolsetData) *goacodegen.File {

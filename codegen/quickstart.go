@@ -12,17 +12,24 @@ type quickstartData struct {
 	Agents []*agentData
 	// Toolsets are the generated toolset packages.
 	Toolsets []*toolsetData
+	// Nested is set when a toolset is declared inline in a Use or an
+	// Export, its package then lying outside gen/toolsets.
+	Nested bool
 }
 
 // quickstartFile returns AGENTS_QUICKSTART.md, at the root of the output
 // directory.
 func quickstartFile(genpkg string, agents []*agentData, toolsets []*toolsetData) *goacodegen.File {
+	nested := false
+	for _, ts := range toolsets {
+		nested = nested || ts.Expr.Inline
+	}
 	return &goacodegen.File{
 		Path: "AGENTS_QUICKSTART.md",
 		SectionTemplates: []*goacodegen.SectionTemplate{{
 			Name:    "quiver-agents-quickstart",
 			Source:  quickstartT,
-			Data:    &quickstartData{GenPkg: genpkg, Agents: agents, Toolsets: toolsets},
+			Data:    &quickstartData{GenPkg: genpkg, Agents: agents, Toolsets: toolsets, Nested: nested},
 			FuncMap: funcs,
 		}},
 	}
@@ -38,10 +45,17 @@ This design declares {{ len .Agents }} agent(s) and {{ len .Toolsets }} local to
 Each agent has a package under ` + "`gen/agents/<service>/<agent>`" + `; each toolset
 a package under ` + "`gen/toolsets/<toolset>`" + ` with its tool idents, specs and
 typed payloads.
+{{- if .Nested }} A toolset declared inline in a ` + "`Use`" + ` has its package under
+its agent's (` + "`toolsets/<toolset>`" + `), one declared inline in an ` + "`Export`" + ` under
+its agent's or ` + "`gen/<service>`" + ` (` + "`exports/<toolset>`" + `). An agent consuming
+another agent's export through ` + "`AgentToolset`" + ` registers the exported specs
+with the executor of its config: running the exporting agent as the tool
+is not generated yet.
+{{- end }}
 
 ## Toolsets
 {{ range .Toolsets }}
-- ` + "`{{ .Expr.Name }}`" + ` (` + "`{{ $.GenPkg }}/toolsets/{{ .Package }}`" + `){{ if .Expr.Description }}: {{ .Expr.Description }}{{ end }}
+- ` + "`{{ .Expr.Name }}`" + ` (` + "`{{ .Import }}`" + `){{ if .Expr.Description }}: {{ .Expr.Description }}{{ end }}
   Tools: {{ range $i, $t := .Tools }}{{ if $i }}, {{ end }}` + "`{{ $t.Expr.Name }}`" + `{{ end }}.
 {{- end }}
 

@@ -17,9 +17,13 @@ import (
 type toolsetData struct {
 	// Expr is the toolset.
 	Expr *expr.ToolsetExpr
-	// Package is the Go package name, also the directory under
-	// gen/toolsets.
+	// Package is the Go package name, also the last directory of Dir.
 	Package string
+	// Dir is the package directory relative to the output directory
+	// (gen/toolsets/<toolset> for a top-level toolset).
+	Dir string
+	// Import is the package's import path.
+	Import string
 	// Tools are the toolset's tools in declaration order.
 	Tools []*toolData
 	// Types are the Go types of the payloads and results.

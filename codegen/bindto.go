@@ -1,0 +1,258 @@
+package codegen
+
+import (
+	"fmt"
+	"path"
+
+	goacodegen "goa.design/goa/v3/codegen"
+	"goa.design/goa/v3/codegen/service"
+	"goa.design/goa/v3/eval"
+	goaexpr "goa.design/goa/v3/expr"
+)
+
+// The BindTo adapters of a toolset live in the sub-package "adapters" of
+// the toolset package (gen/toolsets/<toolset>/adapters): the toolset
+// package holds the declarations (types, codecs, specs, Decode) and must
+// not import the runtime or the Goa service packages, while the adapters
+// import both. The package exports New<Toolset>Executor, taking one
+// argument per Goa service the tools are bound to (in order of first
+// binding) and, when some tools of the toolset are not bound, the executor
+// running those.
+
+// adapterData is what the adapters template of one toolset renders.
+type adapterData struct {
+	// Toolset is the toolset package.
+	Toolset *toolsetData
+	// Func is the constructor's name, New<Toolset>Executor.
+	Func string
+	// Services are the bound Goa services, in order of first binding.
+	Services []*adapterService
+	// Tools are the bound tools, in declaration order.
+	Tools []*adapterTool
+	// Unbound are the tools without BindTo, run by the fallback executor.
+	Unbound []*toolData
+}
+
+// HasServerData reports whether a bound tool projects server data.
+func (a *adapterData) HasServerData() bool {
+	for _, t := range a.Tools {
+		if len(t.ServerData) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// adapterService is one Goa service the toolset's tools are bound to.
+type adapterService struct {
+	// Name is the design name of the service.
+	Name string
+	// Pkg is the name the adapters import the service package under.
+	Pkg string
+	// Import is the import path of the Goa service package.
+	Import string
+	// Param is the constructor parameter (and executor field) name.
+	Param string
+}
+
+// adapterTool is one bound tool: the Go code converting between the tool's
+// types and the bound method's.
+type adapterTool struct {
+	// Tool is the tool of the toolset package.
+	Tool *toolData
+	// Handler is the executor method running the tool.
+	Handler string
+	// Service is the bound service.
+	Service *adapterService
+	// Method is the Go name of the method in the Service interface.
+	Method string
+	// MethodPayload is the method payload type ("orders.SearchPayload"),
+	// "" when the method takes none.
+	MethodPayload string
+	// PayloadCode assigns the fields of mp (method payload) from p (tool
+	// payload).
+	PayloadCode []string
+	// MethodResult is true when the method returns a result (mr).
+	MethodResult bool
+	// ToolResult is true when the tool declares Return.
+	ToolResult bool
+	// ResultCode assigns the fields of r (tool result) from mr.
+	ResultCode []string
+	// ServerData are the projections of the method result.
+	ServerData []*adapterServerData
+}
+
+// adapterServerData projects one field of the method result as server data.
+type adapterServerData struct {
+	// Kind and Audience are the declaration's.
+	Kind, Audience string
+	// Field is the Go field of the method result.
+	Field string
+	// Nillable is true when the field may be nil (then it is left out).
+	Nillable bool
+}
+
+// adapterFile returns the adapters file of a toolset whose tools use
+// BindTo, or nil when none does. It names the service packages with Goa's
+// own service data (service.NewServicesData), so the names match what goa
+// gen writes. A tool whose types it cannot convert is an error naming the
+// tool and the field.
+func adapterFile(genpkg string, roots []eval.Root, data *toolsetData) (*goacodegen.File, error) {
+	var goaRoot *goaexpr.RootExpr
+	for _, r := range roots {
+		if r, ok := r.(*goaexpr.RootExpr); ok {
+			goaRoot = r
+		}
+	}
+	bound := false
+	for _, t := range data.Tools {
+		bound = bound || t.Expr.BoundMethod() != nil
+	}
+	if !bound {
+		return nil, nil
+	}
+	if goaRoot == nil {
+		return nil, fmt.Errorf("quiver codegen: toolset %q binds tools to methods but the design has no Goa root", data.Expr.Name)
+	}
+	services := service.NewServicesData(goaRoot)
+	ad := &adapterData{Toolset: data, Func: "New" + goacodegen.Goify(data.Expr.Name, true) + "Executor"}
+	scope := goacodegen.NewNameScope()
+	for _, n := range []string{data.Package, "executor", "failure", "context", "json", "fmt", "planner", "runtime", "tools", "unbound", "e", "ctx", "call"} {
+		scope.Unique(n)
+	}
+	byName := map[string]*adapterService{}
+	for _, td := range data.Tools {
+		m := td.Expr.BoundMethod()
+		if m == nil {
+			ad.Unbound = append(ad.Unbound, td)
+			continue
+		}
+		sd := services.Get(m.Service.Name)
+		md := sd.Method(m.Name)
+		if sd == nil || md == nil {
+			return nil, fmt.Errorf("quiver codegen: tool %q: Goa has no data for method %q of service %q", td.Expr.Name, m.Name, m.Service.Name)
+		}
+		svc := byName[sd.Name]
+		if svc == nil {
+			svc = &adapterService{Name: sd.Name, Import: path.Join(genpkg, sd.PathName)}
+			svc.Pkg = scope.Unique(sd.PkgName, "svc")
+			svc.Param = scope.Unique(sd.VarName + "Svc")
+			byName[sd.Name] = svc
+			ad.Services = append(ad.Services, svc)
+		}
+		at, err := buildAdapterTool(td, svc, m, md)
+		if err != nil {
+			return nil, fmt.Errorf("quiver codegen: tool %q of toolset %q bound to method %q of service %q: %w", td.Expr.Name, data.Expr.Name, m.Name, m.Service.Name, err)
+		}
+		at.Handler = scope.Unique(lowerFirst(td.GoName))
+		ad.Tools = append(ad.Tools, at)
+	}
+	imports := []*goacodegen.ImportSpec{
+		{Path: "context"},
+		{Path: "fmt"},
+		{Path: "github.com/quiver-go/quiver/planner"},
+		{Path: "github.com/quiver-go/quiver/runtime"},
+		{Name: data.Package, Path: data.Import},
+	}
+	if ad.HasServerData() {
+		imports = append(imports, &goacodegen.ImportSpec{Path: "encoding/json"}, &goacodegen.ImportSpec{Path: "github.com/quiver-go/quiver/tools"})
+	}
+	for _, s := range ad.Services {
+		imports = append(imports, &goacodegen.ImportSpec{Name: s.Pkg, Path: s.Import})
+	}
+	header := goacodegen.Header(fmt.Sprintf("Toolset %q BindTo adapters", data.Expr.Name), "adapters", imports)
+	return &goacodegen.File{
+		Path: path.Join(toolsetDir(data), "adapters", "executor.go"),
+		SectionTemplates: []*goacodegen.SectionTemplate{header,
+			{Name: "quiver-adapters", Source: adaptersT, Data: ad, FuncMap: funcs}},
+	}, nil
+}
+
+// buildAdapterTool computes the conversions of one bound tool, refusing
+// the methods and shapes it cannot call or convert.
+func buildAdapterTool(td *toolData, svc *adapterService, m *goaexpr.MethodExpr, md *service.MethodData) (*adapterTool, error) {
+	if m.IsStreaming() {
+		return nil, fmt.Errorf("streaming methods cannot back a tool")
+	}
+	if md.SkipRequestBodyEncodeDecode || md.SkipResponseBodyEncodeDecode {
+		return nil, fmt.Errorf("methods that skip body encoding cannot back a tool")
+	}
+	if md.ViewedResult != nil && md.ViewedResult.ViewName == "" {
+		return nil, fmt.Errorf("the method result has several views: pick one with Result(T, func() { View(\"name\") })")
+	}
+	t := td.Expr
+	at := &adapterTool{Tool: td, Service: svc, Method: md.VarName, ToolResult: t.Return != nil}
+	toolArgs := objectOf(t.Args)
+	if md.Payload == "" && toolArgs != nil && len(*goaexpr.AsObject(toolArgs.Type)) > 0 {
+		return nil, fmt.Errorf("the tool declares Args but the method takes no payload: the arguments would be dropped")
+	}
+	if md.Payload != "" {
+		mp := objectOf(m.Payload)
+		if mp == nil || md.PayloadLoc != nil {
+			return nil, fmt.Errorf("the method payload must be an object type of the service package")
+		}
+		if toolArgs == nil {
+			return nil, fmt.Errorf("the method takes a payload: declare the tool's Args")
+		}
+		at.MethodPayload = svc.Pkg + "." + md.Payload
+		code, err := convertFields(toolArgs, mp, false, true, "p", "mp", "Args", "the method payload", true)
+		if err != nil {
+			return nil, err
+		}
+		at.PayloadCode = code
+	}
+	if md.Result != "" {
+		mr := objectOf(m.Result)
+		if mr == nil || md.ResultLoc != nil {
+			return nil, fmt.Errorf("the method result must be an object type of the service package")
+		}
+		at.MethodResult = true
+		if ret := objectOf(t.Return); ret != nil {
+			code, err := convertFields(mr, ret, true, false, "mr", "r", "the method result", "Return", false)
+			if err != nil {
+				return nil, err
+			}
+			at.ResultCode = code
+		} else if t.Return != nil {
+			return nil, fmt.Errorf("Return must be an object to be converted from the method result")
+		}
+		for _, sd := range t.ServerData {
+			if sd.FromMethodResultField == "" {
+				continue
+			}
+			f := mr.Find(sd.FromMethodResultField)
+			if f == nil || !plainType(f.Type) {
+				return nil, fmt.Errorf("server data %q: field %q of the method result must be a primitive, or an array or map of primitives, to be projected", sd.Kind, sd.FromMethodResultField)
+			}
+			at.ServerData = append(at.ServerData, &adapterServerData{
+				Kind:     sd.Kind,
+				Audience: audienceLit(sd.Audience),
+				Field:    goacodegen.GoifyAtt(f, sd.FromMethodResultField, true),
+				Nillable: mr.IsPrimitivePointer(sd.FromMethodResultField, true) || !goaexpr.IsPrimitive(f.Type) || f.Type == goaexpr.Bytes || f.Type == goaexpr.Any,
+			})
+		}
+	} else if t.Return != nil {
+		return nil, fmt.Errorf("the tool declares Return but the method has no result")
+	}
+	for _, sd := range t.ServerData {
+		if sd.FromMethodResultField != "" && !at.MethodResult {
+			return nil, fmt.Errorf("server data %q projects a field of a method without result", sd.Kind)
+		}
+	}
+	return at, nil
+}
+
+// objectOf returns the object attribute of att (through a user type), or
+// nil when att is nil or not an object.
+func objectOf(att *goaexpr.AttributeExpr) *goaexpr.AttributeExpr {
+	if att == nil || att.Type == goaexpr.Empty {
+		return nil
+	}
+	if ut, ok := att.Type.(goaexpr.UserType); ok {
+		att = ut.Attribute()
+	}
+	if goaexpr.AsObject(att.Type) == nil {
+		return nil
+	}
+	return att
+}

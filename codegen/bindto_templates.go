@@ -1,0 +1,111 @@
+package codegen
+
+// adaptersT renders the executor of a toolset whose tools use BindTo: it
+// decodes each call into the tool's payload, converts it to the bound
+// method's payload, calls the method, converts its result to the tool's
+// result and projects the server data declared with FromMethodResultField.
+const adaptersT = `{{ $ts := .Toolset.Package }}
+// {{ .Func }} returns the executor of toolset {{ printf "%q" .Toolset.Expr.Name }}: it runs
+// each tool bound with BindTo by calling its method on the given service.
+{{- if .Unbound }}
+// It hands the other tools ({{ range $i, $t := .Unbound }}{{ if $i }}, {{ end }}{{ $t.Expr.Name }}{{ end }}) to unbound, which may be
+// nil: they then fail with "tool_unavailable".
+{{- end }}
+// A method error becomes a tool failure carrying its message.
+func {{ .Func }}({{ range .Services }}{{ .Param }} {{ .Pkg }}.Service, {{ end }}{{ if .Unbound }}unbound runtime.ToolExecutor{{ end }}) runtime.ToolExecutor {
+	return &executor{ {{- range .Services }}{{ .Param }}: {{ .Param }}, {{ end }}{{ if .Unbound }}unbound: unbound{{ end }} }
+}
+
+// executor runs the calls of toolset {{ printf "%q" .Toolset.Expr.Name }}.
+type executor struct {
+{{- range .Services }}
+	// {{ .Param }} implements the methods of service {{ printf "%q" .Name }}.
+	{{ .Param }} {{ .Pkg }}.Service
+{{- end }}
+{{- if .Unbound }}
+	// unbound runs the tools without BindTo, or is nil.
+	unbound runtime.ToolExecutor
+{{- end }}
+}
+
+// Execute implements runtime.ToolExecutor.
+func (e *executor) Execute(ctx context.Context, call *runtime.ToolCall) (*planner.ToolResult, error) {
+	switch call.Ident {
+{{- range .Tools }}
+	case {{ $ts }}.{{ .Tool.GoName }}:
+		return e.{{ .Handler }}(ctx, call)
+{{- end }}
+{{- if .Unbound }}
+	case {{ range $i, $t := .Unbound }}{{ if $i }}, {{ end }}{{ $ts }}.{{ $t.GoName }}{{ end }}:
+		if e.unbound == nil {
+			return failure("tool_unavailable", fmt.Sprintf("%s is not bound to a service method and no executor runs it", call.Ident), planner.RecoveryReplan), nil
+		}
+		return e.unbound.Execute(ctx, call)
+{{- end }}
+	}
+	return nil, fmt.Errorf("toolset %q has no tool %q", {{ printf "%q" .Toolset.Expr.Name }}, call.Ident)
+}
+{{ range .Tools }}
+// {{ .Handler }} runs tool {{ .Tool.Spec.Name }} with method {{ .Method }} of service {{ printf "%q" .Service.Name }}.
+func (e *executor) {{ .Handler }}(ctx context.Context, call *runtime.ToolCall) (*planner.ToolResult, error) {
+{{- if .MethodPayload }}
+	p := new({{ $ts }}.{{ .Tool.Payload }})
+	if err := call.Decode(p); err != nil {
+		return failure("invalid_payload", err.Error(), planner.RecoveryCorrectCall), nil
+	}
+	mp := new({{ .MethodPayload }})
+	{{- range .PayloadCode }}
+	{{ . }}
+	{{- end }}
+{{- end }}
+	{{ if .MethodResult }}mr, {{ end }}err := e.{{ .Service.Param }}.{{ .Method }}(ctx{{ if .MethodPayload }}, mp{{ end }})
+	if err != nil {
+		return failure("error", fmt.Sprintf("{{ .Service.Name }}.{{ .Method }}: %v", err), planner.RecoveryReplan), nil
+	}
+{{- if .MethodResult }}
+	if mr == nil {
+		return failure("error", "{{ .Service.Name }}.{{ .Method }} returned no result", planner.RecoveryReplan), nil
+	}
+{{- end }}
+	out := &planner.ToolResult{}
+{{- if .ToolResult }}
+	r := new({{ $ts }}.{{ .Tool.Result }})
+	{{- range .ResultCode }}
+	{{ . }}
+	{{- end }}
+	if out.Result, err = {{ $ts }}.{{ .Tool.GoName }}Tool().Result.ToJSON(r); err != nil {
+		return failure("error", err.Error(), planner.RecoveryReplan), nil
+	}
+{{- end }}
+{{- range .ServerData }}
+	{{- if .Nillable }}
+	if mr.{{ .Field }} != nil {
+		if err := addServerData(out, {{ printf "%q" .Kind }}, {{ .Audience }}, mr.{{ .Field }}); err != nil {
+			return nil, err
+		}
+	}
+	{{- else }}
+	if err := addServerData(out, {{ printf "%q" .Kind }}, {{ .Audience }}, mr.{{ .Field }}); err != nil {
+		return nil, err
+	}
+	{{- end }}
+{{- end }}
+	return out, nil
+}
+{{ end }}
+{{- if .HasServerData }}
+// addServerData appends v, encoded as JSON, to the result's server data.
+func addServerData(out *planner.ToolResult, kind string, audience tools.Audience, v any) error {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Errorf("server data %q: %w", kind, err)
+	}
+	out.ServerData = append(out.ServerData, planner.ServerData{Kind: kind, Audience: audience, Data: data})
+	return nil
+}
+{{ end }}
+// failure returns a failed tool result.
+func failure(code, msg string, recovery planner.RecoveryAction) *planner.ToolResult {
+	return &planner.ToolResult{Failure: &planner.ToolFailure{Code: code, Message: msg, Recovery: recovery}}
+}
+`
