@@ -1,6 +1,7 @@
 package codegen
 
 import (
+	"errors"
 	"fmt"
 	"path"
 
@@ -214,7 +215,7 @@ func buildAdapterTool(td *toolData, svc *adapterService, m *goaexpr.MethodExpr, 
 			}
 			at.ResultCode = code
 		} else if t.Return != nil {
-			return nil, fmt.Errorf("Return must be an object to be converted from the method result")
+			return nil, errors.New("the tool's Return must be an object to be converted from the method result")
 		}
 		for _, sd := range t.ServerData {
 			if sd.FromMethodResultField == "" {

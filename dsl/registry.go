@@ -22,7 +22,7 @@ import (
 // registries comes later: until then the design validates and goa gen warns
 // that nothing is generated for it.
 func Registry(name string, fn func()) *expr.RegistryExpr {
-	if _, top := eval.Current().(eval.TopExpr); !top && eval.Current() != nil {
+	if _, top := eval.Current().(eval.TopExpr); !top {
 		eval.ReportError("Registry: %q must be declared at the top level of the design", name)
 		return nil
 	}

@@ -22,7 +22,7 @@ func Toolset(args ...any) *expr.ToolsetExpr {
 	if !ok {
 		return nil
 	}
-	if _, top := eval.Current().(eval.TopExpr); !top && eval.Current() != nil {
+	if _, top := eval.Current().(eval.TopExpr); !top {
 		eval.ReportError("Toolset: %q must be declared at the top level of the design; declare an agent-local toolset with Use(%q, func() { ... })", ts.Name, ts.Name)
 		return nil
 	}
