@@ -42,7 +42,7 @@ const quickstartT = `# Agents quickstart
 <!-- Turn this file off with DisableAgentDocs() in the design's API. -->
 
 This design declares {{ len .Agents }} agent(s) and {{ len .Toolsets }} local toolset(s).
-Each agent has a package under ` + "`gen/agents/<service>/<agent>`" + `; each toolset
+Each agent has a package under ` + "`gen/agents/<service>/<agent>`" + `; each top-level toolset
 a package under ` + "`gen/toolsets/<toolset>`" + ` with its tool idents, specs and
 typed payloads.
 {{- if .Nested }} A toolset declared inline in a ` + "`Use`" + ` has its package under
