@@ -1,7 +1,10 @@
 package runtime
 
 import (
+	"cmp"
+	"encoding/json"
 	"fmt"
+	"slices"
 
 	"github.com/quiver-go/quiver/catalog"
 	"github.com/quiver-go/quiver/model"
@@ -11,33 +14,20 @@ import (
 
 // runBatch admits a batch of calls and executes it.
 //
-// Admission order (DESIGN.md "Admit"): calls the catalog refuses (deferred,
-// not discovered) get their refusal without running and cost nothing;
-// unknown tools become tool_unavailable and count as budgeted; then the
+// Admission order (DESIGN.md "Admit"): calls over the model-output limits
+// and calls the catalog refuses (deferred, not discovered) get their
+// failure without running and cost no tool call; unknown tools become
+// tool_unavailable and count as budgeted; an admitted call's payload is
+// canonicalized once (tools.CanonicalPayload) — a refused payload is
+// answered with invalid_payload, costing no tool call — and from then on
+// the canonical form is what is confirmed, recorded and executed; then the
 // batch's budgeted calls are checked against MaxToolCalls all together — a
 // batch that does not fit is rejected whole and the run finalizes with
 // reason tool_cap.
 func (r *runner) runBatch(b *batchState, calls []planner.ToolRequest) (RunOutput, *planner.Finalize, bool, error) {
 	budgeted := 0
 	for _, c := range calls {
-		ac := admittedCall{CallID: c.CallID, Wire: c.Name, Payload: c.Payload}
-		adm := r.snapshot.Admit(c.Name, c.Ident)
-		switch adm.Verdict {
-		case catalog.Refused:
-			ac.Ident = adm.Ident
-			ac.Failure = &planner.ToolFailure{Code: "not_in_active_set", Message: adm.Message, Recovery: planner.RecoveryCorrectCall}
-		case catalog.Unknown:
-			ac.Ident = c.Ident
-			ac.Budgeted = true
-			ac.Failure = &planner.ToolFailure{Code: "tool_unavailable", Message: adm.Message, Recovery: planner.RecoveryReplan}
-		default:
-			ac.Ident = adm.Ident
-			if ac.Wire == "" {
-				ac.Wire, _ = r.snapshot.Wire(adm.Ident)
-			}
-			t, _ := r.rt.tool(adm.Ident)
-			ac.Budgeted = t == nil || !t.spec.IsBookkeeping()
-		}
+		ac := r.admit(c)
 		if ac.Budgeted {
 			budgeted++
 		}
@@ -61,6 +51,60 @@ func (r *runner) runBatch(b *batchState, calls []planner.ToolRequest) (RunOutput
 	}
 	r.st.ToolCalls += budgeted
 	return r.continueBatch(b)
+}
+
+// admit decides one call: its failure when it may not run, otherwise its
+// ident, wire name and canonical payload.
+func (r *runner) admit(c planner.ToolRequest) admittedCall {
+	ac := admittedCall{CallID: c.CallID, Wire: c.Name, Payload: c.Payload}
+	adm := r.snapshot.Admit(c.Name, c.Ident)
+	if f := r.refused[c.CallID]; f != nil {
+		ac.Ident = cmp.Or(adm.Ident, c.Ident)
+		ac.Failure = f
+		return ac
+	}
+	switch adm.Verdict {
+	case catalog.Refused:
+		ac.Ident = adm.Ident
+		ac.Failure = &planner.ToolFailure{Code: "not_in_active_set", Message: adm.Message, Recovery: planner.RecoveryCorrectCall}
+		return ac
+	case catalog.Unknown:
+		ac.Ident = c.Ident
+		ac.Budgeted = true
+		ac.Failure = &planner.ToolFailure{Code: "tool_unavailable", Message: adm.Message, Recovery: planner.RecoveryReplan}
+		return ac
+	}
+	ac.Ident = adm.Ident
+	if ac.Wire == "" {
+		ac.Wire, _ = r.snapshot.Wire(adm.Ident)
+	}
+	t, ok := r.rt.tool(adm.Ident)
+	if !ok {
+		ac.Budgeted = true
+		return ac
+	}
+	canonical, err := tools.CanonicalPayload(t.spec, c.Payload, r.agent.reg.Policy.ModelOutput.payload())
+	if err != nil {
+		ac.Failure = payloadFailure(err)
+		return ac
+	}
+	ac.Payload = canonical
+	ac.Budgeted = !t.spec.IsBookkeeping()
+	r.recordCanonical(c.CallID, canonical)
+	return ac
+}
+
+// recordCanonical puts a call's canonical payload in the transcript's tool
+// call, so the conversation records what runs, not the model's spelling.
+func (r *runner) recordCanonical(callID string, payload json.RawMessage) {
+	for i := len(r.st.Transcript) - 1; i >= r.st.TurnStart; i-- {
+		for _, p := range r.st.Transcript[i].Parts {
+			if p.Kind == model.PartToolCall && p.ToolCall != nil && p.ToolCall.ID == callID {
+				p.ToolCall.Payload = slices.Clone(payload)
+				return
+			}
+		}
+	}
 }
 
 // continueBatch executes the batch's remaining calls in order. A call that

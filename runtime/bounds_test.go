@@ -135,7 +135,9 @@ func TestBoundedResultProjectsBoundsFields(t *testing.T) {
 func TestBoundedResultDirectCursor(t *testing.T) {
 	list := newSpec(t, "list_devices", withPayload(t, bndListSchema), withBounds(tools.BoundsSpec{Cursor: "cursor", NextCursor: "next_cursor"}))
 	handler := func(_ context.Context, c *ToolCall) (*planner.ToolResult, error) {
-		var p struct{ Cursor string }
+		var p struct {
+			Cursor string `json:"cursor"`
+		}
 		if err := c.Decode(&p); err != nil {
 			return nil, err
 		}
@@ -203,14 +205,18 @@ func bndPager() (source, partner handler, cursors func() []string) {
 		}
 	}
 	source = func(_ context.Context, c *ToolCall) (*planner.ToolResult, error) {
-		var p struct{ Site string }
+		var p struct {
+			Site string `json:"site"`
+		}
 		if err := c.Decode(&p); err != nil {
 			return nil, err
 		}
 		return page(p.Site, 1), nil
 	}
 	partner = func(_ context.Context, c *ToolCall) (*planner.ToolResult, error) {
-		var p struct{ Cursor string }
+		var p struct {
+			Cursor string `json:"cursor"`
+		}
 		if err := c.Decode(&p); err != nil {
 			return nil, err
 		}

@@ -55,10 +55,10 @@ func (e *cfEngine) StartWorkflow(ctx context.Context, req engine.StartRequest) (
 
 func TestConfirmationSuspendsRunWithPendingItem(t *testing.T) {
 	cases := []struct {
-		name, payload, prompt string
+		name, payload, canonical, prompt string
 	}{
-		{"required fields", `{"key":"plan","value":{"tier":"gold","seats":3}}`, `Approve write: set plan to {"seats":3,"tier":"gold"}`},
-		{"optional field via index", `{"key":"plan","value":12.50,"note":"urgent"}`, `Approve write: set plan to 12.50 (urgent)`},
+		{"required fields", `{"key":"plan","value":{"tier":"gold","seats":3}}`, `{"key":"plan","value":{"seats":3,"tier":"gold"}}`, `Approve write: set plan to {"seats":3,"tier":"gold"}`},
+		{"optional field via index", `{"key":"plan","value":12.50,"note":"urgent"}`, `{"key":"plan","note":"urgent","value":12.50}`, `Approve write: set plan to 12.50 (urgent)`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -76,8 +76,8 @@ func TestConfirmationSuspendsRunWithPendingItem(t *testing.T) {
 			if p.Prompt != tc.prompt {
 				t.Fatalf("prompt = %q, want %q", p.Prompt, tc.prompt)
 			}
-			if string(p.Payload) != tc.payload {
-				t.Fatalf("pending payload = %s, want the call's %s", p.Payload, tc.payload)
+			if string(p.Payload) != tc.canonical || p.PayloadDigest != tools.PayloadDigest([]byte(tc.canonical)) {
+				t.Fatalf("pending payload = %s (%s), want the call's canonical %s", p.Payload, p.PayloadDigest, tc.canonical)
 			}
 			if out.Suspension.RunID != out.RunID {
 				t.Fatalf("suspension run id %q, run %q", out.Suspension.RunID, out.RunID)
@@ -112,7 +112,7 @@ func TestConfirmationApprovalRunsSavedCall(t *testing.T) {
 	if n := f.model.Calls(); n != 1 {
 		t.Fatalf("%d model requests before Continue", n)
 	}
-	out = f.cont(out.RunID, PendingInputResponse{Confirmation: &ConfirmationDecision{Approved: true}})
+	out = f.cont(out.RunID, out.Suspension.Pending[0].Approve())
 	if out.Status != StatusCompleted || out.Reason != planner.ReasonFinalResponse || out.Final.Text != "Plan changed." {
 		t.Fatalf("out = %+v", out)
 	}
@@ -143,7 +143,7 @@ func TestConfirmationDenialReturnsRenderedDeniedResult(t *testing.T) {
 		scripted.Reply("Left unchanged."),
 	)
 	out := f.run("change the plan")
-	out = f.cont(out.RunID, PendingInputResponse{Confirmation: &ConfirmationDecision{Approved: false}})
+	out = f.cont(out.RunID, out.Suspension.Pending[0].Deny())
 	if out.Status != StatusCompleted || out.Final.Text != "Left unchanged." {
 		t.Fatalf("out = %+v", out)
 	}
@@ -178,7 +178,7 @@ func TestWithToolConfirmationEnablesAtRuntime(t *testing.T) {
 		if got := f.executed(); len(got) != 0 {
 			t.Fatalf("executed %v before approval", got)
 		}
-		out = f.cont(out.RunID, PendingInputResponse{Confirmation: &ConfirmationDecision{Approved: true}})
+		out = f.cont(out.RunID, out.Suspension.Pending[0].Approve())
 		if out.Status != StatusCompleted || len(f.executed()) != 1 {
 			t.Fatalf("after approval: %+v, executed %v", out, f.executed())
 		}
@@ -214,13 +214,13 @@ func TestConfirmationNothingWaitsInMemory(t *testing.T) {
 	if _, err := f.rt.Continue(ctx, "run-that-never-was", PendingInputResponse{Confirmation: &ConfirmationDecision{Approved: true}}); err == nil || !strings.Contains(err.Error(), "run-that-never-was") || !strings.Contains(err.Error(), "not suspended") {
 		t.Fatalf("Continue of an unknown run: err = %v", err)
 	}
-	h, err := f.rt.Continue(ctx, out.RunID, PendingInputResponse{Confirmation: &ConfirmationDecision{Approved: true}})
+	h, err := f.rt.Continue(ctx, out.RunID, out.Suspension.Pending[0].Approve())
 	if err != nil {
 		t.Fatal(err)
 	}
 	// A second answer to the same suspension fails, whether the
 	// continuation is still running or not.
-	if _, err := f.rt.Continue(ctx, out.RunID, PendingInputResponse{Confirmation: &ConfirmationDecision{Approved: true}}); err == nil || !strings.Contains(err.Error(), out.RunID) {
+	if _, err := f.rt.Continue(ctx, out.RunID, out.Suspension.Pending[0].Approve()); err == nil || !strings.Contains(err.Error(), out.RunID) {
 		t.Fatalf("second Continue: err = %v, want a clear failure naming the run", err)
 	}
 	done, err := h.Wait(ctx)
@@ -230,7 +230,7 @@ func TestConfirmationNothingWaitsInMemory(t *testing.T) {
 	if s := eng.started.Load(); s != 2 {
 		t.Fatalf("%d workflows started, want the run and one continuation", s)
 	}
-	if _, err := f.rt.Continue(ctx, out.RunID, PendingInputResponse{Confirmation: &ConfirmationDecision{Approved: true}}); err == nil {
+	if _, err := f.rt.Continue(ctx, out.RunID, out.Suspension.Pending[0].Approve()); err == nil {
 		t.Fatal("Continue of a completed run succeeded")
 	}
 	if got := f.executed(); len(got) != 1 {
@@ -259,7 +259,7 @@ func TestConfirmationMidBatch(t *testing.T) {
 	if got := f.executed(); len(got) != 1 || got[0] != "ws.first" {
 		t.Fatalf("executed %v before approval, want only the first call", got)
 	}
-	out = f.cont(out.RunID, PendingInputResponse{Confirmation: &ConfirmationDecision{Approved: true}})
+	out = f.cont(out.RunID, out.Suspension.Pending[0].Approve())
 	if out.Status != StatusCompleted || out.Final.Text != "all three done" {
 		t.Fatalf("out = %+v", out)
 	}

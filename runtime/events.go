@@ -18,6 +18,7 @@ const (
 	EventToolCallScheduled EventType = "tool_call_scheduled"
 	EventToolResult        EventType = "tool_result"
 	EventAwaiting          EventType = "awaiting"
+	EventConfirmation      EventType = "confirmation_decided"
 	EventUsage             EventType = "usage"
 	EventRunCompleted      EventType = "run_completed"
 )
@@ -79,6 +80,15 @@ type Awaiting struct {
 	Pending []PendingItem
 }
 
+// ConfirmationDecided: a pending call was approved or denied. It records
+// the digest of the canonical payload the decision was bound to.
+type ConfirmationDecided struct {
+	RunID, CallID string
+	Tool          tools.Ident
+	PayloadDigest string
+	Approved      bool
+}
+
 // UsageReported: a planning step's model usage.
 type UsageReported struct {
 	RunID string
@@ -107,6 +117,9 @@ func (ToolResultReceived) Type() EventType { return EventToolResult }
 func (Awaiting) Type() EventType { return EventAwaiting }
 
 // Type implements Event.
+func (ConfirmationDecided) Type() EventType { return EventConfirmation }
+
+// Type implements Event.
 func (UsageReported) Type() EventType { return EventUsage }
 
 // Type implements Event.
@@ -126,6 +139,9 @@ func (e ToolResultReceived) Run() string { return e.RunID }
 
 // Run implements Event.
 func (e Awaiting) Run() string { return e.RunID }
+
+// Run implements Event.
+func (e ConfirmationDecided) Run() string { return e.RunID }
 
 // Run implements Event.
 func (e UsageReported) Run() string { return e.RunID }

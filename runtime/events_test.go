@@ -115,19 +115,22 @@ func TestEventsSuspendedRunEmitsAwaiting(t *testing.T) {
 	if len(aw.Pending) != 1 || aw.Pending[0].Kind != PendingConfirmation || aw.Pending[0].Prompt != "Delete report?" || aw.Pending[0].Tool != "ws.delete" {
 		t.Errorf("awaiting = %+v", aw)
 	}
-	done := f.cont(out.RunID, PendingInputResponse{Confirmation: &ConfirmationDecision{Approved: true}})
+	done := f.cont(out.RunID, out.Suspension.Pending[0].Approve())
 	if done.Status != StatusCompleted {
 		t.Fatalf("continued = %+v", done)
 	}
 	events = evtAll(f, out.RunID)[len(want):]
-	want = []EventType{EventRunStarted, EventToolCallScheduled, EventToolResult, EventPlanned, EventUsage, EventRunCompleted}
+	want = []EventType{EventRunStarted, EventConfirmation, EventToolCallScheduled, EventToolResult, EventPlanned, EventUsage, EventRunCompleted}
 	if fmt.Sprint(evtTypes(events)) != fmt.Sprint(want) {
 		t.Fatalf("continuation events = %v, want %v", evtTypes(events), want)
 	}
 	if e := events[0].(RunStarted); !e.Continued {
 		t.Errorf("continuation started = %+v", e)
 	}
-	if !strings.Contains(string(events[2].(ToolResultReceived).Result), "deleted") {
+	if d := events[1].(ConfirmationDecided); !d.Approved || d.CallID != aw.Pending[0].CallID || d.PayloadDigest != aw.Pending[0].PayloadDigest || d.PayloadDigest == "" {
+		t.Errorf("decision record = %+v, want the approval of %+v", d, aw.Pending[0])
+	}
+	if !strings.Contains(string(events[3].(ToolResultReceived).Result), "deleted") {
 		t.Errorf("result = %+v", events[2])
 	}
 }

@@ -18,11 +18,7 @@ import (
 func (r *runner) execute(b *batchState, ac *admittedCall) (*PendingItem, error) {
 	t, _ := r.rt.tool(ac.Ident)
 	spec := t.spec
-	payload := ac.Payload
-	if len(ac.Clarified) > 0 {
-		payload = mergeObjects(payload, ac.Clarified)
-	}
-	payload, headFailure := r.bindContinuation(spec, payload)
+	payload, headFailure := r.bindContinuation(spec, ac.Payload)
 	if headFailure != nil {
 		r.finishCall(b, ac, spec, executeOutput{Failure: headFailure})
 		return nil, nil
@@ -182,12 +178,8 @@ func partnerCursorField(spec tools.ToolSpec) string {
 // explicitCursor returns the cursor a partner call carried itself (not
 // bound by the runtime), or "".
 func explicitCursor(spec tools.ToolSpec, ac *admittedCall) string {
-	payload := ac.Payload
-	if len(ac.Clarified) > 0 {
-		payload = mergeObjects(payload, ac.Clarified)
-	}
 	var obj map[string]any
-	_ = json.Unmarshal(payload, &obj)
+	_ = json.Unmarshal(ac.Payload, &obj)
 	c, _ := obj[partnerCursorField(spec)].(string)
 	return c
 }

@@ -48,11 +48,11 @@ func (rt *Runtime) executeActivity(ctx context.Context, in executeInput) (execut
 	if !ok {
 		return out, nil
 	}
-	payload, err := tools.InjectFields(spec, payload, in.Meta, in.Labels)
+	injected, err := tools.InjectFields(spec, payload, in.Meta, in.Labels)
 	if err != nil {
 		return executeOutput{Failure: &planner.ToolFailure{Code: "injection_failed", Message: err.Error(), Recovery: planner.RecoveryFinish}}, nil
 	}
-	call := &ToolCall{Ident: in.Ident, Spec: spec.Clone(), Payload: payload, Meta: in.Meta, Labels: in.Labels}
+	call := &ToolCall{Ident: in.Ident, Spec: spec.Clone(), Payload: payload, Meta: in.Meta, Labels: in.Labels, injected: injected}
 	res, err := t.toolset.reg.Executor.Execute(ctx, call)
 	if err != nil {
 		if ctx.Err() != nil {

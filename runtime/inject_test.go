@@ -145,10 +145,14 @@ func TestInjectLabelValidatedWithFieldRules(t *testing.T) {
 		t.Fatalf("tool results = %+v, want one failure", res)
 	}
 	msg := string(res[0].Content)
-	for _, want := range []string{"household_id", "run label", "^[a-z0-9-]+$"} {
+	for _, want := range []string{"household_id", "run label"} {
 		if !strings.Contains(msg, want) {
 			t.Fatalf("failure %s does not mention %q", msg, want)
 		}
+	}
+	// The label's value is the host's: the model never reads it back.
+	if strings.Contains(msg, "Not A Slug") {
+		t.Fatalf("failure %s echoes the label's value", msg)
 	}
 	if out.Status != StatusCompleted {
 		t.Fatalf("status %s", out.Status)
@@ -249,27 +253,42 @@ func TestInjectFieldsHiddenFromModelSchema(t *testing.T) {
 	}
 }
 
-func TestInjectHandWrittenExecutorDecodeCannotSkipInjection(t *testing.T) {
-	var seen []injPayload
-	var raw []json.RawMessage
-	f := newFixture(t, RunPolicy{},
-		[]fixtureTool{{spec: injLookupSpec(t, "lookup"), handler: func(ctx context.Context, call *ToolCall) (*planner.ToolResult, error) {
-			raw = append(raw, call.Payload)
-			return injDecoding(&seen)(ctx, call)
-		}}},
-		// The model tries to set injected fields itself.
-		scripted.Call("lookup", `{"query":"q","run_id":"forged-run","tool_call_id":"forged-call","household_id":"evil-household"}`),
-		scripted.Reply("done"),
-	)
-	out := f.run("look", WithLabels(map[string]string{"household_id": "hh-7"}))
-	if len(seen) != 1 {
-		t.Fatalf("executor saw %d calls; results %+v", len(seen), toolResults(out.Messages))
-	}
-	got := seen[0]
-	if got.RunID != out.RunID || got.ToolCallID != "call_1" || got.HouseholdID != "hh-7" || got.SessionID != out.SessionID {
-		t.Fatalf("decoded %+v: the model's values survived injection", got)
-	}
-	if strings.Contains(string(raw[0]), "forged") || strings.Contains(string(raw[0]), "evil") {
-		t.Fatalf("raw payload handed to the executor keeps forged values: %s", raw[0])
+func TestInjectModelSuppliedInjectedFieldsAreRefused(t *testing.T) {
+	// The model tries to set injected fields itself, in every spelling
+	// encoding/json would have matched: the call is refused as an invalid
+	// payload naming the fields, and the executor never runs.
+	for _, payload := range []string{
+		`{"query":"q","run_id":"forged-run","tool_call_id":"forged-call","household_id":"evil-household"}`,
+		`{"query":"q","HOUSEHOLD_ID":"evil-household"}`,
+		`{"query":"q","houſehold_id":"evil-household"}`, // U+017F, long s
+		`{"query":"q","Run_Id":"forged-run"}`,
+	} {
+		var seen []injPayload
+		f := newFixture(t, RunPolicy{},
+			[]fixtureTool{{spec: injLookupSpec(t, "lookup"), handler: injDecoding(&seen)}},
+			scripted.Call("lookup", payload),
+			scripted.Reply("done"),
+		)
+		out := f.run("look", WithLabels(map[string]string{"household_id": "hh-7"}))
+		if len(seen) != 0 || len(f.executed()) != 0 {
+			t.Fatalf("%s: the executor ran with %+v", payload, seen)
+		}
+		res := toolResults(f.model.Requests()[1].Messages)
+		if len(res) != 1 || !res[0].IsError {
+			t.Fatalf("%s: results %+v, want one failure", payload, res)
+		}
+		var failure struct{ Error, Message string }
+		if err := json.Unmarshal(res[0].Content, &failure); err != nil {
+			t.Fatal(err)
+		}
+		if failure.Error != "invalid_payload" || !strings.Contains(failure.Message, "filled in by the runtime") {
+			t.Fatalf("%s: failure %s, want invalid_payload naming the injected field", payload, res[0].Content)
+		}
+		if strings.Contains(failure.Message, "forged") || strings.Contains(failure.Message, "evil") {
+			t.Fatalf("%s: the failure echoes the forged value: %s", payload, failure.Message)
+		}
+		if out.ToolCalls != 0 {
+			t.Fatalf("%s: a refused call counted as %d tool calls", payload, out.ToolCalls)
+		}
 	}
 }

@@ -288,9 +288,10 @@ func TestContinueWithWrongAnswerKeepsRunSuspended(t *testing.T) {
 			scripted.Call("write", `{"key":"k","value":1}`),
 			scripted.Reply("done"),
 		)
-		out := wrongThenRight(t, f, f.run("write"),
+		out := f.run("write")
+		out = wrongThenRight(t, f, out,
 			PendingInputResponse{Clarification: &ClarificationAnswer{Text: "yes"}}, "Confirmation",
-			PendingInputResponse{Confirmation: &ConfirmationDecision{Approved: true}})
+			out.Suspension.Pending[0].Approve())
 		if out.Status != StatusCompleted || len(f.executed()) != 1 {
 			t.Fatalf("out = %+v, executed %v", out, f.executed())
 		}

@@ -27,6 +27,9 @@ type planOutput struct {
 	Reminders render.ReminderQueue `json:"reminders"`
 	// Compacted, when set, replaces the transcript (history compression).
 	Compacted []model.Message `json:"compacted,omitempty"`
+	// Refused holds, by call id, the failures of calls the model-output
+	// limits refused (their arguments are already replaced by {}).
+	Refused map[string]*planner.ToolFailure `json:"refused,omitempty"`
 }
 
 // planActivity builds the step's catalog once and calls the planner.
@@ -59,6 +62,7 @@ func (rt *Runtime) planActivity(ctx context.Context, in planInput) (planOutput, 
 	if res == nil {
 		res = &planner.PlanResult{}
 	}
+	refused := boundResponse(res, a.reg.Policy.ModelOutput)
 	snap := cat.Snapshot()
 	snap.Search = a.reg.Search
 	if client, err := rt.modelFor(a.reg.ModelID, a.reg.ModelClass); err == nil {
@@ -66,7 +70,7 @@ func (rt *Runtime) planActivity(ctx context.Context, in planInput) (planOutput, 
 			snap.SearchInstruction = si.SearchInstruction()
 		}
 	}
-	return planOutput{Result: *res, Snapshot: snap, Reminders: pc.reminders, Compacted: pc.compacted}, nil
+	return planOutput{Result: *res, Snapshot: snap, Reminders: pc.reminders, Compacted: pc.compacted, Refused: refused}, nil
 }
 
 // buildCatalog builds an agent's catalog for one planning step.

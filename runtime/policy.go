@@ -46,6 +46,9 @@ type RunPolicy struct {
 	OnMissingFields MissingFieldsAction
 	// Tools restricts the agent's tools by tags, names or a predicate.
 	Tools catalog.Filter
+	// ModelOutput bounds what one model response may ask of the runtime:
+	// bytes and nesting per call's arguments, calls per response.
+	ModelOutput OutputLimits
 }
 
 // Timing is the fine-grained time policy.
@@ -97,6 +100,9 @@ func (p RunPolicy) validate(hasHistoryModel, historyCounts bool) error {
 		}
 	default:
 		errs = append(errs, fmt.Errorf("OnMissingFields is %q: want finalize, await_clarification, resume or empty", p.OnMissingFields))
+	}
+	if err := p.ModelOutput.validate(); err != nil {
+		errs = append(errs, err)
 	}
 	if p.History != nil {
 		if err := p.History.Validate(hasHistoryModel, historyCounts); err != nil {

@@ -31,19 +31,48 @@ type ToolCall struct {
 	Ident tools.Ident
 	// Spec is the contract the call was admitted with.
 	Spec tools.ToolSpec
-	// Payload is the validated payload with injected fields filled in.
+	// Payload is the call's canonical payload (tools.CanonicalPayload),
+	// validated against the tool's schema: exactly what a confirmation
+	// prompt showed. It holds no injected field; Decode, generated Decode
+	// functions and InjectedPayload add them.
 	Payload json.RawMessage
 	// Meta identifies the run and call.
 	Meta tools.CallMeta
 	// Labels are the run labels (a copy).
 	Labels map[string]string
+
+	// injected is Payload with the injected fields filled in, when the
+	// runtime computed it already.
+	injected json.RawMessage
 }
 
-// Decode unmarshals the payload, injected fields included, into v. The
-// payload was validated against the tool's schema before the executor ran,
-// and injection happened then, so no decode path can skip it.
+// InjectedPayload returns Payload with the injected fields filled in from
+// Meta and Labels: the JSON to forward when the executor hands the call on
+// as is.
+func (c *ToolCall) InjectedPayload() (json.RawMessage, error) {
+	if c.injected != nil {
+		return slices.Clone(c.injected), nil
+	}
+	full, err := tools.InjectFields(c.Spec, c.Payload, c.Meta, c.Labels)
+	if err != nil {
+		return nil, fmt.Errorf("runtime: %s: %w", c.Ident, err)
+	}
+	return full, nil
+}
+
+// Decode unmarshals the payload, injected fields included, into v,
+// matching keys exactly (tools.Unmarshal): a struct field matches only its
+// json tag's name, or its exact Go name when untagged (Cursor does not
+// match "cursor": tag fields with their JSON names). The payload was
+// canonicalized and validated before the executor ran and injection
+// happens here, so no decode path can skip it or let a model-written key
+// override it.
 func (c *ToolCall) Decode(v any) error {
-	if err := json.Unmarshal(c.Payload, v); err != nil {
+	full, err := c.InjectedPayload()
+	if err != nil {
+		return err
+	}
+	if err := tools.Unmarshal(full, v); err != nil {
 		return fmt.Errorf("runtime: %s: decode payload: %w", c.Ident, err)
 	}
 	return nil
@@ -221,6 +250,7 @@ func (rt *Runtime) RegisterAgent(reg AgentRegistration) error {
 			}
 		}
 	}
+	errs = append(errs, searchNameClashes(reg.Search, idents, len(deferred) > 0)...)
 	if len(errs) > 0 {
 		return fmt.Errorf("runtime: register agent %q: %w", reg.Name, errors.Join(errs...))
 	}
@@ -262,4 +292,40 @@ func (rt *Runtime) requiredLabels(a *agentEntry) []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// nativeSearchToolName is the name OpenAI's client-executed search goes by;
+// refusals of undiscovered tools tell the model to call it.
+const nativeSearchToolName = "tool_search"
+
+// searchNameClashes reports the agent's tools whose wire name could be the
+// name of the agent's search tool: a model calling that name would reach
+// the tool instead of the search, or the search instead of the tool. A
+// tool's wire name is its bare name unless another tool of the same step
+// shares it, so both forms are checked.
+func searchNameClashes(s model.SearchSettings, idents []tools.Ident, deferred bool) []error {
+	name := s.SearchToolName()
+	if s.Mode != model.SearchPortable {
+		if !deferred {
+			return nil
+		}
+		name = nativeSearchToolName
+	}
+	var errs []error
+	all, _ := tools.NewWireNames(idents)
+	for _, id := range idents {
+		alone, err := tools.NewWireNames([]tools.Ident{id})
+		if err != nil {
+			continue // an invalid ident is reported by the toolset's registration
+		}
+		bare, _ := alone.Wire(id)
+		wire := bare
+		if all != nil {
+			wire, _ = all.Wire(id)
+		}
+		if bare == name || wire == name {
+			errs = append(errs, fmt.Errorf("tool %s is called %q on the wire, the name of the agent's search tool: rename the tool or set Search.ToolName", id, name))
+		}
+	}
+	return errs
 }

@@ -25,6 +25,9 @@ type RunInput struct {
 	// named after the run (Start) or none at all (StartOneShot).
 	SessionID string
 	// Messages are the new messages of this turn (usually one user message).
+	// Metadata keys under "quiver." (discovery records and the like) are
+	// dropped: the runtime honours them only when it or its adapters wrote
+	// them (carry such history through SessionID instead).
 	Messages []model.Message
 }
 
@@ -106,8 +109,12 @@ type PendingItem struct {
 	// Title and Prompt are shown to the person asked.
 	Title  string `json:"title,omitempty"`
 	Prompt string `json:"prompt"`
-	// Payload is the call's payload (confirmation).
+	// Payload is the call's canonical payload (confirmation): exactly what
+	// the prompt renders and what runs if approved.
 	Payload json.RawMessage `json:"payload,omitempty"`
+	// PayloadDigest is tools.PayloadDigest of Payload (confirmation). A
+	// decision must carry it back: PendingItem.Approve and Deny do.
+	PayloadDigest string `json:"payload_digest,omitempty"`
 	// Fields are the missing fields (clarification).
 	Fields []string `json:"fields,omitempty"`
 }
@@ -118,11 +125,6 @@ type PendingInputResponse struct {
 	Confirmation *ConfirmationDecision `json:"confirmation,omitempty"`
 	// Clarification answers a clarification.
 	Clarification *ClarificationAnswer `json:"clarification,omitempty"`
-}
-
-// ConfirmationDecision approves or denies a call.
-type ConfirmationDecision struct {
-	Approved bool `json:"approved"`
 }
 
 // ClarificationAnswer supplies what a clarification asked for.
@@ -213,7 +215,7 @@ func (rt *Runtime) start(ctx context.Context, agent string, in RunInput, oneShot
 		st.Transcript = history
 	}
 	st.TurnStart = len(st.Transcript)
-	st.Transcript = append(st.Transcript, model.CloneMessages(in.Messages)...)
+	st.Transcript = append(st.Transcript, untrusted(in.Messages)...)
 	return rt.launch(ctx, workflowInput{State: st}, a)
 }
 
@@ -258,6 +260,29 @@ func (rt *Runtime) launch(ctx context.Context, in workflowInput, a *agentEntry) 
 	}
 	return &RunHandle{RunID: in.State.RunID, h: h}, nil
 }
+
+// untrusted returns copies of caller-supplied messages without the
+// metadata the runtime owns (keys under "quiver.": discovery records, turn
+// markers, history summaries). Those are honoured only when the runtime or
+// its adapters wrote them: a discovery record in an input message could
+// otherwise admit a deferred tool no search found. Other provider metadata
+// passes through: it can change what a provider shows the model, never
+// what admission allows. History the runtime must honour travels through a
+// session (RunInput.SessionID), whose store holds what the runtime wrote.
+func untrusted(msgs []model.Message) []model.Message {
+	out := model.CloneMessages(msgs)
+	for i := range out {
+		maps.DeleteFunc(out[i].Meta, func(k string, _ json.RawMessage) bool { return strings.HasPrefix(k, runtimeMetaPrefix) })
+		if len(out[i].Meta) == 0 {
+			out[i].Meta = nil
+		}
+	}
+	return out
+}
+
+// runtimeMetaPrefix starts every message-metadata key the runtime and its
+// adapters write and alone may write.
+const runtimeMetaPrefix = "quiver."
 
 // missingLabels returns the required labels absent (or empty) in labels, sorted.
 func missingLabels(required []string, labels map[string]string) []string {

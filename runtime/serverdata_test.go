@@ -217,7 +217,7 @@ func TestServerDataSurvivesSuspensionWithoutInternal(t *testing.T) {
 	if strings.Contains(checkpoint, sdInternalMarker) {
 		t.Fatal("internal server data was stored in the checkpoint")
 	}
-	out = f.cont(out.RunID, PendingInputResponse{Confirmation: &ConfirmationDecision{Approved: true}})
+	out = f.cont(out.RunID, out.Suspension.Pending[0].Approve())
 	if out.Status != StatusCompleted || len(out.Timeline) != 1 || len(out.Evidence) != 1 {
 		t.Fatalf("continued run: status %s timeline %+v evidence %+v", out.Status, out.Timeline, out.Evidence)
 	}

@@ -55,6 +55,9 @@ type runState struct {
 
 	// Batch is the batch being executed, when a suspension interrupted it.
 	Batch *batchState `json:"batch,omitempty"`
+	// Decided lists the confirmations decided in this run, so a replayed
+	// decision is refused.
+	Decided []decidedCall `json:"decided,omitempty"`
 }
 
 // batchState is an admitted batch, executed call by call so a confirmation
@@ -78,19 +81,20 @@ type batchState struct {
 
 // admittedCall is one call of a batch with its admission decision.
 type admittedCall struct {
-	CallID  string          `json:"call_id"`
-	Wire    string          `json:"wire"`
-	Ident   tools.Ident     `json:"ident,omitempty"`
+	CallID string      `json:"call_id"`
+	Wire   string      `json:"wire"`
+	Ident  tools.Ident `json:"ident,omitempty"`
+	// Payload is the canonical payload (tools.CanonicalPayload) of an
+	// admitted call, completed by any clarification: what a confirmation
+	// shows and what runs.
 	Payload json.RawMessage `json:"payload"`
 	// Failure, when set, is the result given without execution (refused,
 	// unknown, over the cap).
 	Failure *planner.ToolFailure `json:"failure,omitempty"`
 	// Budgeted calls count against MaxToolCalls.
 	Budgeted bool `json:"budgeted,omitempty"`
-	// Clarified holds fields supplied by a clarification, merged into the
-	// payload before execution.
-	Clarified json.RawMessage `json:"clarified,omitempty"`
-	// Decided is set once a confirmation was answered.
+	// Decided is set once a confirmation was answered for Payload; a
+	// clarification that changes Payload clears it.
 	Decided *bool `json:"decided,omitempty"`
 }
 

@@ -31,7 +31,8 @@ func (r *runner) needsConfirmation(ac *admittedCall) (PendingItem, bool) {
 	if title == "" {
 		title = full.Title
 	}
-	return PendingItem{Kind: PendingConfirmation, CallID: ac.CallID, Tool: ac.Ident, Title: title, Prompt: prompt, Payload: ac.Payload}, true
+	return PendingItem{Kind: PendingConfirmation, CallID: ac.CallID, Tool: ac.Ident, Title: title, Prompt: prompt,
+		Payload: ac.Payload, PayloadDigest: tools.PayloadDigest(ac.Payload)}, true
 }
 
 // confirmationSpec returns the confirmation a tool needs: declared, or
@@ -90,6 +91,9 @@ func (r *runner) resume(resp PendingInputResponse) (RunOutput, bool, error) {
 		case resp.Confirmation != nil:
 			approved := resp.Confirmation.Approved
 			ac.Decided = &approved
+			digest := tools.PayloadDigest(ac.Payload)
+			r.st.Decided = append(r.st.Decided, decidedCall{CallID: ac.CallID, Digest: digest})
+			r.emit(ConfirmationDecided{RunID: r.st.RunID, CallID: ac.CallID, Tool: ac.Ident, PayloadDigest: digest, Approved: approved})
 			if !approved {
 				t, _ := r.rt.tool(ac.Ident)
 				spec := t.spec
@@ -106,7 +110,17 @@ func (r *runner) resume(resp PendingInputResponse) (RunOutput, bool, error) {
 				b.Next++
 			}
 		case resp.Clarification != nil && len(resp.Clarification.Fields) > 0:
-			ac.Clarified = resp.Clarification.Fields
+			// checkAnswer canonicalized the completed payload already.
+			completed, err := r.rt.clarifiedPayload(ac, resp.Clarification.Fields)
+			if err != nil {
+				return RunOutput{}, true, err
+			}
+			if string(completed) != string(ac.Payload) {
+				// The payload changed: a confirmation given before must be
+				// given again for what will now run.
+				ac.Decided = nil
+			}
+			ac.Payload = completed
 		default:
 			return RunOutput{}, true, fmt.Errorf("runtime: run %s waits for a %s; answer it with PendingInputResponse.%s", r.st.RunID, pendingKindOf(r, ac), pendingFieldOf(r, ac))
 		}
@@ -159,10 +173,38 @@ func (rt *Runtime) checkAnswer(st *runState, resp PendingInputResponse) error {
 			(kind == "clarification" && (resp.Clarification == nil || json.Unmarshal(resp.Clarification.Fields, &fields) != nil || fields == nil)) {
 			return fmt.Errorf("runtime: run %s waits for a %s of call %s (%s); answer it with PendingInputResponse.%s", st.RunID, kind, ac.CallID, ac.Ident, pendingFieldOf(r, ac))
 		}
-		return nil
+		if kind == "confirmation" {
+			return checkDecision(st, ac, resp.Confirmation)
+		}
+		_, err := rt.clarifiedPayload(ac, resp.Clarification.Fields)
+		return err
+	}
+	if st.Awaiting == planner.AwaitConfirmation && resp.Confirmation != nil {
+		if err := checkDecision(st, nil, resp.Confirmation); err != nil {
+			return err
+		}
 	}
 	_, err := awaitAnswer(st, resp)
 	return err
+}
+
+// clarifiedPayload returns ac's payload completed with the fields a
+// clarification supplied, canonical: the caller's fields obey the same
+// rules as the model's (no injected fields, no case variants, no
+// duplicates).
+func (rt *Runtime) clarifiedPayload(ac *admittedCall, fields json.RawMessage) (json.RawMessage, error) {
+	t, ok := rt.tool(ac.Ident)
+	if !ok {
+		return nil, fmt.Errorf("runtime: tool %s of call %s is no longer registered", ac.Ident, ac.CallID)
+	}
+	if _, err := tools.CanonicalPayload(t.spec, fields, tools.PayloadLimits{}); err != nil {
+		return nil, fmt.Errorf("runtime: clarification of call %s refused: %w", ac.CallID, err)
+	}
+	completed, err := tools.CanonicalPayload(t.spec, mergeObjects(ac.Payload, fields), tools.PayloadLimits{})
+	if err != nil {
+		return nil, fmt.Errorf("runtime: clarification of call %s refused: %w", ac.CallID, err)
+	}
+	return completed, nil
 }
 
 func pendingKindOf(r *runner, ac *admittedCall) string {

@@ -208,7 +208,7 @@ func TestTimeBudgetSuspendedTimeNotCounted(t *testing.T) {
 				t.Fatalf("status %s, want suspended for the confirmation", out.Status)
 			}
 			clk.Advance(time.Hour) // waiting for the approver
-			out = f.cont(out.RunID, PendingInputResponse{Confirmation: &ConfirmationDecision{Approved: true}})
+			out = f.cont(out.RunID, out.Suspension.Pending[0].Approve())
 			if out.Status != StatusCompleted || out.Reason != tc.want {
 				t.Fatalf("status %s reason %q, want %q", out.Status, out.Reason, tc.want)
 			}

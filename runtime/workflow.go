@@ -29,6 +29,8 @@ type runner struct {
 	segmentStart time.Time
 	// snapshot is the catalog of the latest planning step.
 	snapshot catalog.Snapshot
+	// refused are the latest step's calls the model-output limits refused.
+	refused map[string]*planner.ToolFailure
 }
 
 // runWorkflow is the run's workflow: deterministic, I/O only in activities.
@@ -103,6 +105,7 @@ func (r *runner) plan(finalize *planner.Finalize) (*planner.PlanResult, error) {
 		r.st.TurnStart = max(start, 0)
 	}
 	r.snapshot = out.Snapshot
+	r.refused = out.Refused
 	res := &out.Result
 	r.st.Transcript = append(r.st.Transcript, res.Messages...)
 	// Discoveries recorded anywhere in the transcript — earlier steps, and

@@ -1,7 +1,6 @@
 package tools
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 )
@@ -40,16 +39,15 @@ func (c JSONCodec[T]) ToJSON(v T) ([]byte, error) {
 }
 
 // FromJSON validates data against the schema, then unmarshals it into a T
-// (numbers stay json.Number where T holds them as any). Violations are
+// with Unmarshal: keys match fields exactly, duplicates are refused, and
+// numbers stay json.Number where T holds them as any. Violations are
 // returned as a *ValidationError wrapped with the type's name.
 func (c JSONCodec[T]) FromJSON(data []byte) (T, error) {
 	var v T
 	if err := c.Type.Validate(data); err != nil {
 		return v, fmt.Errorf("tools: decode %s: %w", c.Type.describe(), err)
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	if err := dec.Decode(&v); err != nil {
+	if err := Unmarshal(data, &v); err != nil {
 		return v, fmt.Errorf("tools: decode %s: %w", c.Type.describe(), err)
 	}
 	return v, nil

@@ -86,10 +86,6 @@ func userInput(text string) runtime.RunInput {
 
 func withRunID(id string) runtime.RunOption { return runtime.WithRunID(id) }
 
-func approve() runtime.PendingInputResponse {
-	return runtime.PendingInputResponse{Confirmation: &runtime.ConfirmationDecision{Approved: true}}
-}
-
 // discovered lists the deferred tools a run's searches made callable, from
 // the discovery records in its messages.
 func discovered(out *runtime.RunOutput) string {

@@ -45,7 +45,7 @@ func conversation(ctx context.Context, w io.Writer) error {
 	fmt.Fprintf(w, "(the export tool was deferred; the model's search made callable: %s)\n", discovered(out))
 	item := out.Suspension.Pending[0]
 	fmt.Fprintf(w, "\n%s %s\noperator: approve\n\n", item.Title, item.Prompt)
-	h, err := client.Continue(ctx, out.RunID, approve())
+	h, err := client.Continue(ctx, out.RunID, item.Approve())
 	if err != nil {
 		return err
 	}

@@ -107,7 +107,3 @@ func execute(_ context.Context, call *runtime.ToolCall) (*planner.ToolResult, er
 func userInput(text string) runtime.RunInput {
 	return runtime.RunInput{Messages: []model.Message{model.UserMessage(text)}}
 }
-
-func approve() runtime.PendingInputResponse {
-	return runtime.PendingInputResponse{Confirmation: &runtime.ConfirmationDecision{Approved: true}}
-}

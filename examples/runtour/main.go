@@ -43,7 +43,7 @@ func tour(ctx context.Context, w io.Writer) error {
 	fmt.Fprintf(w, "\n[the run is suspended; nothing waits in memory]\n%s: %s\n", item.Title, item.Prompt)
 	fmt.Fprintln(w, "operator: approve")
 
-	h, err := rt.Continue(ctx, out.RunID, approve())
+	h, err := rt.Continue(ctx, out.RunID, item.Approve())
 	if err != nil {
 		return err
 	}
