@@ -73,4 +73,11 @@
 // time. The generated search document equals
 // search.NewDocument(spec.SearchSource(keywords...)) for the rendered spec.
 // Generated functions return fresh values on every call.
+//
+// Payload schemas are closed: the root object and every object inside it
+// ($defs of user types included) say "additionalProperties": false, both
+// in the model-facing schema and in the full one with injected fields
+// (ToolSchemas), unless Goa already gave additionalProperties (a MapOf).
+// A tool declaring OpenArgs gets "additionalProperties": true at the root
+// only. Result and server data schemas are left open.
 package codegen

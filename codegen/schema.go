@@ -132,12 +132,15 @@ func pruneExamples(s *openapi.Schema, att *goaexpr.AttributeExpr) {
 
 // payloadSchemas returns the schemas of a tool's payload with the fields
 // named in inject hidden from the model. Every injected field must be a
-// property of the payload object.
-func payloadSchemas(api *goaexpr.APIExpr, args *goaexpr.AttributeExpr, inject []string) (schemas, error) {
+// property of the payload object. Both schemas are closed (closePayload):
+// every object refuses undeclared properties, except the root when open
+// (the tool's OpenArgs).
+func payloadSchemas(api *goaexpr.APIExpr, args *goaexpr.AttributeExpr, inject []string, open bool) (schemas, error) {
 	var out schemas
 	if args == nil {
 		obj := openapi.NewSchema()
 		obj.Type = openapi.Object
+		closePayload(obj, open)
 		args := must(obj.JSON())
 		out.Full, out.ModelFacing = args, args
 		return out, nil
@@ -146,6 +149,7 @@ func payloadSchemas(api *goaexpr.APIExpr, args *goaexpr.AttributeExpr, inject []
 	if err != nil {
 		return out, err
 	}
+	closePayload(s, open)
 	full, err := s.JSON()
 	if err != nil {
 		return out, fmt.Errorf("encode payload schema: %w", err)

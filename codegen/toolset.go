@@ -109,7 +109,7 @@ func (td *toolData) buildSpec(api *goaexpr.APIExpr) error {
 	if t.Confirmation != nil {
 		spec.Confirmation = t.Confirmation.Spec()
 	}
-	ps, err := payloadSchemas(api, t.Args, t.Inject)
+	ps, err := payloadSchemas(api, t.Args, t.Inject, t.OpenArgs)
 	if err != nil {
 		return fmt.Errorf("payload: %w", err)
 	}

@@ -37,6 +37,12 @@ type ToolExpr struct {
 	TerminalRun bool
 	// Bookkeeping exempts the tool's calls from the tool-call budget.
 	Bookkeeping bool
+	// OpenArgs makes the payload's root schema accept properties Args
+	// does not declare ("additionalProperties": true); payload schemas
+	// are closed otherwise. See OpenArgsAt.
+	OpenArgs bool
+	// OpenArgsAt is where OpenArgs was called in the design, for errors.
+	OpenArgsAt Location
 	// Meta holds Goa Meta annotations.
 	Meta goaexpr.MetaExpr
 	// ServerData are the tool's server-only outputs, in declaration order.

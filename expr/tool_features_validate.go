@@ -25,15 +25,16 @@ var projectedBoundsFields = [...]string{
 	tools.BoundsFieldNextCursor,
 }
 
-// validateFeatures checks BindTo, ServerData, BoundedResult, Inject, the
-// hint templates and Confirmation once every DSL of the design has run, so
-// the toolset's tools and Goa's services are all known. BindTo is resolved
-// first: the other checks read the bound method.
+// validateFeatures checks BindTo, ServerData, BoundedResult, Inject,
+// OpenArgs, the hint templates and Confirmation once every DSL of the
+// design has run, so the toolset's tools and Goa's services are all known.
+// BindTo is resolved first: the other checks read the bound method.
 func (t *ToolExpr) validateFeatures(verr *eval.ValidationErrors) {
 	t.resolveBinding(verr)
 	t.validateServerData(verr)
 	t.validateBounds(verr)
 	t.validateInject(verr)
+	t.validateOpenArgs(verr)
 	t.validateTemplates(verr)
 }
 

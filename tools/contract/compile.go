@@ -44,11 +44,13 @@ func (e *DeclarationError) Is(target error) bool { return target == ErrInvalidDe
 func (e *DeclarationError) Unwrap() []error { return e.Problems }
 
 // Compile validates decl and returns an independent tools.ToolSpec: the
-// model-facing payload schema (injected fields removed), validating codecs,
-// injected fields classified by tools.ClassifyInjected, the declared
-// metadata, and a search document over the ident, bare tool name, title,
-// description, keywords, tags and top-level arguments. Every problem is
-// reported in one *DeclarationError.
+// model-facing payload schema (injected fields removed; its root closed to
+// undeclared properties unless decl.InputSchema says additionalProperties
+// or unevaluatedProperties itself), validating codecs, injected fields
+// classified by tools.ClassifyInjected, the declared metadata, and a search
+// document over the ident, bare tool name, title, description, keywords,
+// tags and top-level arguments. Every problem is reported in one
+// *DeclarationError.
 func Compile(decl ToolDeclaration) (tools.ToolSpec, error) {
 	var ps problems
 	id, err := tools.NewIdent(decl.Toolset, decl.Name)

@@ -246,7 +246,7 @@ func TestCompileDropsAnEmptiedRequiredList(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := string(spec.Payload.Schema); got != `{"type":"object","properties":{"q":{"type":"string"}}}` {
+	if got := string(spec.Payload.Schema); got != `{"type":"object","properties":{"q":{"type":"string"}},"additionalProperties":false}` {
 		t.Errorf("payload schema = %s", got)
 	}
 	if spec.RequiredLabels != nil {

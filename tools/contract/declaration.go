@@ -26,7 +26,11 @@ type ToolDeclaration struct {
 	// Keywords are extra search terms.
 	Keywords []string `json:"keywords,omitempty"`
 	// InputSchema is the payload's JSON Schema, an object schema. Injected
-	// fields are declared in it and removed from what the model sees.
+	// fields are declared in it and removed from what the model sees. Its
+	// root is closed unless it says otherwise: without
+	// "additionalProperties" (or "unevaluatedProperties"), Compile refuses
+	// properties the schema does not declare; say
+	// "additionalProperties": true to accept them.
 	InputSchema json.RawMessage `json:"input_schema"`
 	// OutputSchema is the result's JSON Schema, or empty for none.
 	OutputSchema json.RawMessage `json:"output_schema,omitempty"`

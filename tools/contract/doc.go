@@ -14,8 +14,16 @@
 //   - A compiled spec shares no memory with its declaration: changing the
 //     declaration afterwards does not change the spec.
 //   - Injected fields never appear in the model-facing payload schema.
+//   - The model-facing payload schema is closed at its root: when the
+//     declared root says neither "additionalProperties" nor
+//     "unevaluatedProperties", Compile adds "additionalProperties": false
+//     ("unevaluatedProperties": false when the root combines subschemas),
+//     so a payload with an undeclared property fails validation. A root
+//     that says either keeps what it says.
 //   - Every problem of a declaration is reported in one error.
 //   - A fingerprint is "sha256:" and the hex SHA-256 of the RFC 8785
 //     canonical JSON of the declaration without its registration time: equal
 //     content gives equal fingerprints whatever the key order inside schemas.
+//     The declaration is hashed as written: the default closing of the
+//     payload root is not part of the hashed form.
 package contract

@@ -33,6 +33,14 @@ type toolsetContent struct {
 // changes the fingerprint; key order inside schemas never does. Arrays keep
 // their order (tags, "required", "enum": reordering them is a change).
 // Numbers are compared as IEEE doubles, as RFC 8785 prescribes.
+//
+// The declaration is hashed as written, not as Compile reads it: the
+// closing of an input schema root that does not say additionalProperties
+// (see Compile) is not part of the hashed form. Fingerprints of existing
+// declarations therefore did not change when payloads became closed by
+// default, and a root without additionalProperties hashes differently from
+// the same root saying "additionalProperties": false, although both compile
+// to the same contract.
 func Fingerprint(ts ToolsetDeclaration) (string, error) {
 	c := toolsetContent{
 		Name:        ts.Name,
@@ -57,7 +65,7 @@ func Fingerprint(ts ToolsetDeclaration) (string, error) {
 }
 
 // FingerprintTool hashes one tool declaration the way Fingerprint hashes a
-// toolset.
+// toolset: as written, before Compile closes its input schema's root.
 func FingerprintTool(d ToolDeclaration) (string, error) {
 	fp, err := fingerprint(d)
 	if err != nil {

@@ -22,7 +22,8 @@ type payloadSchema struct {
 
 // splitPayload checks that input is an object schema declaring every
 // injected field as a string property, and removes those fields from the
-// model-facing copy. Problems are appended to ps; ok is false when no
+// model-facing copy, whose root is closed unless input says otherwise
+// (closeRoot). Problems are appended to ps; ok is false when no
 // model-facing schema could be derived.
 func splitPayload(input json.RawMessage, inject []string, ps *problems) (payloadSchema, bool) {
 	if len(bytes.TrimSpace(input)) == 0 {
@@ -37,9 +38,14 @@ func splitPayload(input json.RawMessage, inject []string, ps *problems) (payload
 	if t, ok := jsonobj.Get(root, "type"); !ok || !isJSONString(t, "object") {
 		ps.addf(`input_schema: root "type" must be "object": models send arguments as one JSON object`)
 	}
+	root, closed := closeRoot(root, ps)
 	out := payloadSchema{injected: make(map[string]json.RawMessage, len(inject))}
 	if len(inject) == 0 {
-		out.modelFacing = bytes.Clone(input)
+		if closed {
+			out.modelFacing = jsonobj.Encode(root)
+		} else {
+			out.modelFacing = bytes.Clone(input)
+		}
 		return out, true
 	}
 	var props []jsonobj.Member
