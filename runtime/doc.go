@@ -17,5 +17,16 @@
 //     RunSuspension checkpoint; Continue starts a continuation. Nothing waits
 //     in memory, and time spent suspended does not count against budgets.
 //   - Server data never reaches a model request; injected fields never
-//     appear in a schema a model sees.
+//     appear in a schema a model sees, and a model never sets one.
+//   - A model's output is bounded (RunPolicy.ModelOutput) inside the
+//     planning activity, before anything of it is recorded.
+//   - Each admitted call's payload is parsed once (tools.CanonicalPayload);
+//     from then on the canonical payload is the only one: the transcript,
+//     events, confirmation prompts and executors all see it.
+//   - A confirmation decision answers one call and the payload digest its
+//     prompt showed, once.
+//   - Message metadata under "quiver." is honoured only when the runtime or
+//     its adapters wrote it.
+//
+// docs/security.md maps each guarantee to its tests.
 package runtime

@@ -20,4 +20,9 @@
 //     compiled functions can hand out fresh copies.
 //   - Validation errors list every violation, in a deterministic order, with
 //     messages a model can act on.
+//   - A payload is read through CanonicalPayload, once: no duplicate keys,
+//     no key that matches a declared property only by case or Unicode
+//     folding, no injected field from the caller. Every decoder here
+//     (Decode, JSONCodec.FromJSON, Unmarshal) matches keys exactly.
+//   - Errors a model reads never echo injected values or run labels.
 package tools
