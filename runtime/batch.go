@@ -98,9 +98,9 @@ func (r *runner) admit(c planner.ToolRequest) admittedCall {
 // call, so the conversation records what runs, not the model's spelling.
 func (r *runner) recordCanonical(callID string, payload json.RawMessage) {
 	for i := len(r.st.Transcript) - 1; i >= r.st.TurnStart; i-- {
-		for _, p := range r.st.Transcript[i].Parts {
-			if p.Kind == model.PartToolCall && p.ToolCall != nil && p.ToolCall.ID == callID {
-				p.ToolCall.Payload = slices.Clone(payload)
+		for _, c := range toolCallParts(r.st.Transcript[i : i+1]) {
+			if c.ID == callID {
+				c.Payload = slices.Clone(payload)
 				return
 			}
 		}

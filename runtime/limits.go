@@ -87,11 +87,9 @@ func boundResponse(res *planner.PlanResult, l OutputLimits) map[string]*planner.
 			res.ToolCalls[i].Payload = json.RawMessage(`{}`)
 		}
 	}
-	for _, m := range res.Messages {
-		for _, p := range m.Parts {
-			if p.Kind == model.PartToolCall && p.ToolCall != nil && refused[p.ToolCall.ID] != nil {
-				p.ToolCall.Payload = json.RawMessage(`{}`)
-			}
+	for _, c := range toolCallParts(res.Messages) {
+		if refused[c.ID] != nil {
+			c.Payload = json.RawMessage(`{}`)
 		}
 	}
 	return refused
@@ -107,13 +105,25 @@ func emptyArguments(res *planner.PlanResult) {
 			res.ToolCalls[i].Payload = json.RawMessage(`{}`)
 		}
 	}
-	for _, m := range res.Messages {
+	for _, c := range toolCallParts(res.Messages) {
+		if empty(c.Payload) {
+			c.Payload = json.RawMessage(`{}`)
+		}
+	}
+}
+
+// toolCallParts returns the tool calls of msgs, as the messages hold them:
+// changing one changes the message.
+func toolCallParts(msgs []model.Message) []*model.ToolCall {
+	var out []*model.ToolCall
+	for _, m := range msgs {
 		for _, p := range m.Parts {
-			if p.Kind == model.PartToolCall && p.ToolCall != nil && empty(p.ToolCall.Payload) {
-				p.ToolCall.Payload = json.RawMessage(`{}`)
+			if p.Kind == model.PartToolCall && p.ToolCall != nil {
+				out = append(out, p.ToolCall)
 			}
 		}
 	}
+	return out
 }
 
 // codeInvalidPayload is the failure code of arguments the runtime refused.
