@@ -19,7 +19,7 @@ import (
 // deleteViewRun runs the generated assistant on a model that finds
 // deleteSavedView and calls it with payload; the executor decodes through
 // the generated DecodeDeleteSavedView and records what it deleted.
-func deleteViewRun(t *testing.T, payload string) (*runtime.RunOutput, *[]string, *runtime.Runtime, *scripted.Client) {
+func deleteViewRun(t *testing.T, payload string, limits ...runtime.OutputLimits) (*runtime.RunOutput, *[]string, *runtime.Runtime, *scripted.Client) {
 	t.Helper()
 	model := scripted.New(
 		scripted.Call("search_tools", `{"query":"deleteSavedView"}`),
@@ -42,11 +42,15 @@ func deleteViewRun(t *testing.T, payload string) (*runtime.RunOutput, *[]string,
 		deleted = append(deleted, p.View)
 		return &planner.ToolResult{Result: json.RawMessage(`{"deleted":true}`)}, nil
 	})
-	err = assistant.RegisterAssistantAgent(context.Background(), rt, assistant.AssistantAgentConfig{
+	cfg := assistant.AssistantAgentConfig{
 		Planner:   planner.NewStandard(),
 		Search:    searchPortable(),
 		Executors: map[string]runtime.ToolExecutor{assistant.ToolsetWorkspace: exec},
-	})
+	}
+	if len(limits) > 0 {
+		cfg.ModelOutput = limits[0]
+	}
+	err = assistant.RegisterAssistantAgent(context.Background(), rt, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,6 +101,20 @@ func TestGeneratedToolRunsWhatTheOperatorApproved(t *testing.T) {
 	}
 	if fmt.Sprint(*deleted) != "[scratch]" {
 		t.Fatalf("deleted %v", *deleted)
+	}
+}
+
+// TestGeneratedAgentTakesOutputLimits: the generated config carries the
+// agent's model-output limits to the runtime.
+func TestGeneratedAgentTakesOutputLimits(t *testing.T) {
+	out, deleted, _, m := deleteViewRun(t, `{"view":"scratch"}`, runtime.OutputLimits{MaxArgumentBytes: 10})
+	if out.Suspension != nil || len(*deleted) != 0 {
+		t.Fatalf("an 18-byte payload passed a 10-byte limit: %+v", out)
+	}
+	reqs := m.Requests()
+	last := reqs[len(reqs)-1].Messages
+	if res := last[len(last)-1].Parts[0].ToolResult; res == nil || !strings.Contains(string(res.Content), "the limit is 10 bytes") {
+		t.Fatalf("the model read %+v", res)
 	}
 }
 

@@ -102,6 +102,10 @@ type AssistantAgentConfig struct {
 	MaxTokens int
 	// Search configures the discovery of deferred tools.
 	Search model.SearchSettings
+	// ModelOutput bounds each model response: bytes and nesting of one
+	// call's arguments, calls per response (zero fields: the runtime's
+	// defaults). A response beyond them is a failure the model corrects.
+	ModelOutput runtime.OutputLimits
 	// Executors run the calls of each consumed toolset, keyed by toolset
 	// name (the Toolset… constants). Every consumed toolset needs one; the
 	// executor of a toolset another agent already registered on the same
@@ -151,6 +155,7 @@ func RegisterAssistantAgent(ctx context.Context, rt *runtime.Runtime, cfg Assist
 	reg.ModelClass = cfg.ModelClass
 	reg.MaxTokens = cfg.MaxTokens
 	reg.Search = cfg.Search
+	reg.Policy.ModelOutput = cfg.ModelOutput
 	return rt.RegisterAgent(reg)
 }
 
