@@ -11,9 +11,11 @@ import (
 // before anything else) and its turns. A turn starts at a user message and
 // runs to the next one: the user message, the assistant messages (text
 // and/or tool calls) and every tool result, never split. A user message made
-// only of tool results does not start a turn; messages other than system
-// ones that come before the first user message form a first turn of their
-// own, so nothing is lost.
+// only of tool results does not start a turn, nor does one marked
+// model.ContinuesTurnMetaKey (the answer to a clarification belongs to the
+// turn that asked it, as model.TurnStart counts it); messages other than
+// system ones that come before the first user message form a first turn of
+// their own, so nothing is lost.
 //
 // The returned slices are fresh but their messages are shallow copies of
 // msgs' (parts and metadata are shared): clone them before mutating.
@@ -33,9 +35,12 @@ func SplitTurns(msgs []model.Message) (lead []model.Message, turns [][]model.Mes
 }
 
 // startsTurn reports whether m opens a turn: a user message with something
-// other than tool results.
+// other than tool results that does not continue the turn before it.
 func startsTurn(m model.Message) bool {
 	if m.Role != model.RoleUser {
+		return false
+	}
+	if _, continues := m.Meta[model.ContinuesTurnMetaKey]; continues {
 		return false
 	}
 	if len(m.Parts) == 0 {
@@ -55,6 +60,10 @@ func startsTurn(m model.Message) bool {
 //
 // With KeepRecentTurns the request carries the leading system messages and
 // the n most recent turns; compacted is false (the transcript is unchanged).
+// The tools discovered in the dropped turns are added to the discovery
+// record of the first kept message (its copy in the request; the record's
+// Searches and Exhausted, and the message's other metadata, are kept as
+// they are), so the request still loads them.
 //
 // With Compression, when a trigger fires, the turns older than the retention
 // are summarized by one summarizer.Complete call (see SummarySystemPrompt)
@@ -63,10 +72,14 @@ func startsTurn(m model.Message) bool {
 // is true and the runtime stores out as the new transcript. A summary left
 // by an earlier compression is folded into the next one and is not counted
 // as a turn. Kept messages keep their metadata verbatim; summarized ones
-// lose theirs. The most recent turn is always kept whole, even when it alone
-// exceeds KeepMaxInputTokens; with both retentions set the fewer turns are
-// kept. When nothing is older than the retention, msgs are returned
-// unchanged (compacted false).
+// lose theirs except their discovery records: the summary carries one
+// record (model.DiscoveryMetaKey) listing every tool discovered in what it
+// replaces, an earlier summary included, with no searches counted and no
+// exhaustion, so the discoveries stay and no turn's search budget changes.
+// The most recent turn is always kept whole, even when it alone exceeds
+// KeepMaxInputTokens; with both retentions set the fewer turns are kept.
+// When nothing is older than the retention, msgs are returned unchanged
+// (compacted false).
 //
 // A nil or zero p returns msgs unchanged. summarizer and counter may be nil
 // when p does not need them; an invalid p is reported as by Validate.
@@ -89,7 +102,9 @@ func window(msgs []model.Message, n int) []model.Message {
 	if len(turns) <= n {
 		return model.CloneMessages(msgs)
 	}
-	return join(lead, nil, turns[len(turns)-n:])
+	out := join(lead, nil, turns[len(turns)-n:])
+	addDiscoveredTools(&out[len(lead)], droppedTools(turns[:len(turns)-n]))
+	return out
 }
 
 // compress applies c to msgs.
@@ -128,6 +143,11 @@ func compress(ctx context.Context, c *Compression, system string, msgs []model.M
 	summary, err := summarize(ctx, summarizer, toSummarize)
 	if err != nil {
 		return nil, false, fmt.Errorf("history: summarize %d turns: %w", len(old), err)
+	}
+	// The summary carries the discoveries of what it replaces, an earlier
+	// summary's included, as one record of tools only.
+	if ids := model.DiscoveredTools(toSummarize); len(ids) > 0 {
+		summary.SetDiscovery(model.Discovery{Tools: ids})
 	}
 	return join(lead, &summary, turns[len(turns)-keep:]), true, nil
 }
