@@ -20,9 +20,7 @@ func TestAdmitRefusesUndiscoveredDeferredToolWhenAnotherWasDiscovered(t *testing
 	if err != nil {
 		t.Fatal(err)
 	}
-	snap := cat.Snapshot()
-	snap.Search = model.SearchSettings{Mode: model.SearchPortable}
-	snap.Discovered = []tools.Ident{"data.startExport"}
+	snap := cat.Snapshot(model.DiscoveryState{Tools: []tools.Ident{"data.startExport"}}, Search{Settings: model.SearchSettings{Mode: model.SearchPortable}})
 
 	// The discovered tool is admitted, by wire name and by ident.
 	if a := snap.Admit("startExport", ""); a.Verdict != Admitted || a.Ident != "data.startExport" {
@@ -66,8 +64,7 @@ func TestAdmitIgnoresDiscoveriesOfToolsOutsideTheCatalog(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	snap := cat.Snapshot()
-	snap.Discovered = []tools.Ident{"data.dropTable"}
+	snap := cat.Snapshot(model.DiscoveryState{Tools: []tools.Ident{"data.dropTable"}}, Search{})
 	if a := snap.Admit("startExport", ""); a.Verdict != Refused {
 		t.Errorf("deferred tool with only a foreign discovery recorded: %+v, want refused", a)
 	}

@@ -114,9 +114,17 @@ func (c *Catalog) AdvertisedToolDefinitions() []model.ToolDefinition {
 	return defs
 }
 
-// Snapshot returns the catalog's admission data.
-func (c *Catalog) Snapshot() Snapshot {
-	s := Snapshot{Tools: make([]SnapshotTool, len(c.entries))}
+// Snapshot returns the catalog's admission data for one planning step:
+// its tools, what the conversation has discovered (state, the records of
+// the step's own messages applied) and how the model searches. It is
+// assembled here, once per step; nothing patches it afterwards.
+func (c *Catalog) Snapshot(state model.DiscoveryState, search Search) Snapshot {
+	s := Snapshot{
+		Tools:             make([]SnapshotTool, len(c.entries)),
+		Discovered:        slices.Clone(state.Tools),
+		Search:            search.Settings,
+		SearchInstruction: search.Instruction,
+	}
 	for i, e := range c.entries {
 		wire, _ := c.wire.Wire(e.Spec.Name)
 		s.Tools[i] = SnapshotTool{Ident: e.Spec.Name, Wire: wire, Deferred: e.Deferred}

@@ -101,7 +101,7 @@ func TestAdmitResolvesRefusesAndRejectsUnknown(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	snap := cat.Snapshot()
+	snap := cat.Snapshot(model.DiscoveryState{}, Search{})
 	if a := snap.Admit("openTable", ""); a.Verdict != Admitted || a.Ident != "data.openTable" {
 		t.Errorf("inline tool: %+v", a)
 	}
@@ -155,8 +155,7 @@ func TestRefusalNamesTheProvidersSearch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	snap := cat.Snapshot()
-	snap.SearchInstruction = "Search for '%s' with the tool search tool"
+	snap := cat.Snapshot(model.DiscoveryState{}, Search{Instruction: "Search for '%s' with the tool search tool"})
 	want := "Tool 'startExport' not in active set. Search for 'startExport' with the tool search tool, or use one of: openTable"
 	if got := snap.Admit("startExport", "").Message; got != want {
 		t.Fatalf("refusal = %q\nwant %q", got, want)

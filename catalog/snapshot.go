@@ -14,14 +14,16 @@ import (
 type Snapshot struct {
 	Tools []SnapshotTool `json:"tools"`
 	// Discovered lists the deferred tools found by search so far in the
-	// run (from message metadata); they are admitted like inline tools.
+	// conversation, this step's searches included; they are admitted like
+	// inline tools.
 	Discovered []tools.Ident `json:"discovered,omitempty"`
 	// Search says how the model searches, for the refusal message.
 	Search model.SearchSettings `json:"search,omitzero"`
 	// SearchInstruction, when set, tells the model how to discover a tool
-	// with its provider's native search ("%s" stands for the wire name); it
-	// comes from a client implementing model.SearchInstructor. Without it
-	// native search reads "Call tool_search(query='%s') to discover it".
+	// with the search it has ("%s" stands for the wire name); it comes from
+	// a client implementing model.SearchInstructor. Without it portable
+	// search names its tool and native search reads "Call
+	// tool_search(query='%s') to discover it".
 	SearchInstruction string `json:"search_instruction,omitempty"`
 }
 
@@ -105,16 +107,13 @@ func (s Snapshot) inlineNames() []string {
 // the search the model actually has (DESIGN.md, "Catalog").
 func (s Snapshot) refusal(wire string) string {
 	inline := strings.Join(s.inlineNames(), ", ")
-	if s.Search.Mode == model.SearchPortable {
-		name := s.Search.ToolName
-		if name == "" {
-			name = model.DefaultSearchToolName
-		}
-		return fmt.Sprintf("Tool '%s' not in active set. Call %s(query='%s') to discover it, or use one of: %s", wire, name, wire, inline)
+	how := s.SearchInstruction
+	switch {
+	case how != "":
+	case s.Search.Mode == model.SearchPortable:
+		how = s.Search.PortableInstruction()
+	default:
+		how = "Call tool_search(query='%s') to discover it"
 	}
-	how := fmt.Sprintf("Call tool_search(query='%s') to discover it", wire)
-	if s.SearchInstruction != "" {
-		how = strings.ReplaceAll(s.SearchInstruction, "%s", wire)
-	}
-	return fmt.Sprintf("Tool '%s' not in active set. %s, or use one of: %s", wire, how, inline)
+	return fmt.Sprintf("Tool '%s' not in active set. %s, or use one of: %s", wire, strings.ReplaceAll(how, "%s", wire), inline)
 }

@@ -224,7 +224,9 @@ func historyCount(fname string, n int) {
 }
 
 // Cache places prompt-cache checkpoints for providers that support them:
-// Cache(func() { AfterSystem(); AfterTools() }).
+// Cache(func() { AfterSystem(); AfterTools() }). Providers without prompt
+// caching ignore them; the runtime reports each ignored checkpoint with a
+// CacheCheckpointIgnored event.
 func Cache(fn func()) {
 	p, ok := policy("Cache")
 	if !ok {

@@ -68,6 +68,40 @@ func DiscoveredTools(msgs []Message) []tools.Ident {
 	return out
 }
 
+// DiscoveryState is what a conversation has discovered so far and what the
+// current turn's searches have used: the runtime's catalog keeps it,
+// carried forward from step to step, and sends it with every request
+// (Request.Discovery), so adapters never re-derive it from the transcript.
+type DiscoveryState struct {
+	// Tools are the deferred tools discovered so far in the conversation.
+	Tools []tools.Ident `json:"tools,omitempty"`
+	// Searches counts the searches our code answered in the current turn.
+	Searches int `json:"searches,omitempty"`
+	// Exhausted records that a search was refused for want of budget in
+	// the current turn.
+	Exhausted bool `json:"exhausted,omitempty"`
+}
+
+// Apply adds a discovery record to s.
+func (s *DiscoveryState) Apply(d Discovery) {
+	for _, id := range d.Tools {
+		if !slices.Contains(s.Tools, id) {
+			s.Tools = append(s.Tools, id)
+		}
+	}
+	slices.Sort(s.Tools)
+	s.Searches += d.Searches
+	s.Exhausted = s.Exhausted || d.Exhausted
+}
+
+// DiscoveryStateOf returns the state the records in msgs give: every tool
+// discovered, and the searches of the current turn. The runtime computes
+// it once when a run starts and carries it forward; adapters use it only
+// for a request that carries no Discovery (an adapter called directly).
+func DiscoveryStateOf(msgs []Message) DiscoveryState {
+	return DiscoveryState{Tools: DiscoveredTools(msgs), Searches: SearchesThisTurn(msgs), Exhausted: SearchExhaustedThisTurn(msgs)}
+}
+
 // ContinuesTurnMetaKey marks a user message that answers a question asked
 // within a turn (a clarification): it does not start a new turn, so the
 // turn's search budget goes on.
@@ -138,9 +172,16 @@ func HasDeferred(defs []ToolDefinition) bool {
 // for one). The runtime puts the instruction in the refusal a model reads
 // when it calls a deferred tool it has not discovered.
 type SearchInstructor interface {
-	// SearchInstruction returns how to discover a tool, with "%s" standing
-	// for its wire name, e.g. "Search for '%s' with the tool search tool".
-	SearchInstruction() string
+	// SearchInstruction returns how a model using settings discovers a
+	// tool, with "%s" standing for its wire name, e.g. "Search for '%s'
+	// with the tool search tool"; "" when the client has nothing to say.
+	SearchInstruction(settings SearchSettings) string
+}
+
+// PortableInstruction is the refusal's instruction for portable search:
+// call the search tool by its name.
+func (s SearchSettings) PortableInstruction() string {
+	return "Call " + s.SearchToolName() + "(query='%s') to discover it"
 }
 
 // RecordForcedTool records, on the last message of resp, a deferred tool

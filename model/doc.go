@@ -1,7 +1,8 @@
 // Package model holds the provider-neutral vocabulary every model adapter
 // speaks: requests (system prompt, messages, tool definitions, search and
 // cache settings), responses (assistant messages to append, tool calls,
-// usage, stop reason) and the Client interface. Sub-packages adapt it to
+// usage, stop reason, the cache checkpoints the provider could not place)
+// and the Client interface. Sub-packages adapt it to
 // providers (model/scripted plays a fixed script for tests and offline
 // examples).
 //

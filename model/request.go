@@ -46,6 +46,21 @@ type Request struct {
 	Cache CacheCheckpoints `json:"cache,omitzero"`
 	// Search says how deferred tools are discovered.
 	Search SearchSettings `json:"search,omitzero"`
+	// Discovery is what the conversation has discovered and the current
+	// turn's searches have used, as the runtime's catalog knows it. Nil
+	// (an adapter called directly) means: derive it from Messages.
+	Discovery *DiscoveryState `json:"discovery,omitempty"`
+}
+
+// DiscoveryState returns r.Discovery, or the state r's messages record
+// when r carries none.
+func (r *Request) DiscoveryState() DiscoveryState {
+	if r.Discovery != nil {
+		d := *r.Discovery
+		d.Tools = slices.Clone(d.Tools)
+		return d
+	}
+	return DiscoveryStateOf(r.Messages)
 }
 
 // ToolChoiceMode is how the model may use tools.
@@ -68,7 +83,9 @@ type ToolChoice struct {
 }
 
 // CacheCheckpoints places prompt-cache checkpoints for providers that
-// support them; an adapter that cannot honour one returns an error.
+// support them. An adapter that cannot place one leaves it out of the
+// provider request and lists it in Response.IgnoredCheckpoints; it never
+// fails the request for it.
 type CacheCheckpoints struct {
 	AfterSystem bool `json:"after_system,omitempty"`
 	AfterTools  bool `json:"after_tools,omitempty"`

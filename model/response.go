@@ -41,6 +41,18 @@ type Response struct {
 	Usage     Usage      `json:"usage"`
 	// StopReason says why the model stopped.
 	StopReason StopReason `json:"stop_reason,omitempty"`
+	// IgnoredCheckpoints are the prompt-cache checkpoints the request asked
+	// for (Request.Cache) that the provider cannot place, in order and
+	// without repeats: the adapter left them out of what it sent. A
+	// provider without prompt caching ignores every checkpoint; one with
+	// caching ignores a checkpoint that marks nothing (AfterSystem without
+	// a system prompt, AfterTools without tools). It is not an error: a
+	// checkpoint only lets the provider reuse a prefix it has already
+	// processed, it never changes what the model reads or answers, so the
+	// invocation is complete without it — the response only says what was
+	// not cached, for callers to report (the runtime emits one
+	// CacheCheckpointIgnored event per run and checkpoint).
+	IgnoredCheckpoints []CacheCheckpoint `json:"ignored_checkpoints,omitempty"`
 }
 
 // Text returns the text of the response's assistant messages.

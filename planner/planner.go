@@ -89,4 +89,8 @@ type RequestOptions struct {
 	// Finalize is set when the step must answer now: only terminal tools
 	// are advertised and other calls are discarded.
 	Finalize bool
+	// Discovery is what the conversation has discovered and the turn's
+	// searches used, as the runtime's catalog knows it: planners put it in
+	// model.Request.Discovery, so adapters never re-derive it.
+	Discovery *model.DiscoveryState
 }

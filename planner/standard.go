@@ -46,6 +46,7 @@ func (p *Standard) step(ctx context.Context, agent Context) (*PlanResult, error)
 		MaxTokens: opts.MaxTokens,
 		Cache:     opts.Cache,
 		Search:    agent.SearchSettings(),
+		Discovery: opts.Discovery,
 	}
 	if opts.Finalize && len(req.Tools) == 0 {
 		req.ToolChoice = model.ToolChoice{Mode: model.ToolChoiceNone}

@@ -3,6 +3,7 @@ package runtime
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"sync"
@@ -179,7 +180,9 @@ func (sessionModel) Stream(context.Context, *model.Request) (model.Streamer, err
 // tool_search call.
 type instructedModel struct{ *scripted.Client }
 
-func (instructedModel) SearchInstruction() string { return "Search for '%s' with the tool search tool" }
+func (instructedModel) SearchInstruction(model.SearchSettings) string {
+	return "Search for '%s' with the tool search tool"
+}
 
 func TestRefusalUsesTheClientsSearchInstruction(t *testing.T) {
 	inner := scripted.New(scripted.Call("startExport", `{"q":"x"}`), scripted.Reply("ok"))
@@ -193,5 +196,70 @@ func TestRefusalUsesTheClientsSearchInstruction(t *testing.T) {
 	want := "Tool 'startExport' not in active set. Search for 'startExport' with the tool search tool, or use one of: openTable"
 	if len(res) != 1 || !strings.Contains(string(res[0].Content), want) {
 		t.Fatalf("the model read %s\nwant %q", res[0].Content, want)
+	}
+}
+
+// TestRefusalNamesTheSearchThroughThePortableWrapper: wrapped in portable
+// search, a native client's instruction still names its own search on an
+// agent that searches natively, and the portable tool on one that searches
+// portably.
+func TestRefusalNamesTheSearchThroughThePortableWrapper(t *testing.T) {
+	for _, tc := range []struct {
+		search model.SearchSettings
+		want   string
+	}{
+		{model.SearchSettings{}, "Search for 'startExport' with the tool search tool"},
+		{model.SearchSettings{Mode: model.SearchPortable}, "Call search_tools(query='startExport') to discover it"},
+	} {
+		inner := scripted.New(scripted.Call("startExport", `{"q":"x"}`), scripted.Reply("ok"))
+		f := newFixtureWith(t, AgentRegistration{}, []Option{WithModel(model.ModelClassDefault, portable.Wrap(instructedModel{inner}))},
+			[]fixtureTool{{spec: newSpec(t, "openTable")}, {spec: newSpec(t, "startExport")}})
+		if err := f.rt.RegisterAgent(AgentRegistration{Name: "wrapped", Planner: planner.NewStandard(), Search: tc.search, Uses: []ToolsetUse{{Toolset: "ws", Deferred: []string{"startExport"}}}}); err != nil {
+			t.Fatal(err)
+		}
+		f.runAgent("wrapped", "export")
+		res := toolResults(inner.Requests()[1].Messages)
+		if len(res) != 1 || !strings.Contains(string(res[0].Content), tc.want) {
+			t.Fatalf("mode %q: the model read %s\nwant %q", tc.search.Mode, res[0].Content, tc.want)
+		}
+	}
+}
+
+// TestRequestsCarryTheCatalogsDiscoveryState: the runtime keeps the
+// discovery state from step to step and sends it with every request, so
+// adapters never re-derive it from the transcript.
+func TestRequestsCarryTheCatalogsDiscoveryState(t *testing.T) {
+	found := func(*model.Request) (*model.Response, error) {
+		// A native search in the adapter: it discovered startExport and
+		// the model calls it in the same response.
+		call := model.ToolCall{ID: "c1", Name: "startExport", Payload: []byte(`{"q":"x"}`)}
+		msg := model.Message{Role: model.RoleAssistant, Parts: []model.Part{{Kind: model.PartToolCall, ToolCall: &call}}}
+		msg.SetDiscovery(model.Discovery{Tools: []tools.Ident{"ws.startExport"}, Searches: 1})
+		return &model.Response{Messages: []model.Message{msg}, ToolCalls: []model.ToolCall{call}, StopReason: model.StopToolUse}, nil
+	}
+	inner := scripted.New(scripted.Func(found), scripted.Reply("done"), scripted.Reply("hi"))
+	f := newFixtureWith(t, AgentRegistration{}, []Option{WithModel(model.ModelClassDefault, inner)},
+		[]fixtureTool{{spec: newSpec(t, "openTable")}, {spec: newSpec(t, "startExport")}})
+	if err := f.rt.RegisterAgent(AgentRegistration{Name: "native", Planner: planner.NewStandard(), Uses: []ToolsetUse{{Toolset: "ws", Deferred: []string{"startExport"}}}}); err != nil {
+		t.Fatal(err)
+	}
+	out := f.runAgent("native", "export")
+	if got := f.executed(); len(got) != 1 {
+		t.Fatalf("executed %v: the tool discovered in the same step was not admitted", got)
+	}
+	reqs := inner.Requests()
+	if d := reqs[0].Discovery; d == nil || len(d.Tools) != 0 || d.Searches != 0 {
+		t.Fatalf("first request's discovery %+v", d)
+	}
+	if d := reqs[1].Discovery; d == nil || fmt.Sprint(d.Tools) != "[ws.startExport]" || d.Searches != 1 {
+		t.Fatalf("second request's discovery %+v", d)
+	}
+	// The next run of the session is a new turn: the tool stays
+	// discovered, the budget is fresh.
+	if _, err := f.rt.Run(context.Background(), "native", RunInput{SessionID: out.SessionID, Messages: []model.Message{model.UserMessage("again")}}); err != nil {
+		t.Fatal(err)
+	}
+	if d := inner.Requests()[2].Discovery; d == nil || fmt.Sprint(d.Tools) != "[ws.startExport]" || d.Searches != 0 {
+		t.Fatalf("next turn's discovery %+v", d)
 	}
 }

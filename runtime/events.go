@@ -13,14 +13,15 @@ type EventType string
 
 // The event types.
 const (
-	EventRunStarted        EventType = "run_started"
-	EventPlanned           EventType = "planned"
-	EventToolCallScheduled EventType = "tool_call_scheduled"
-	EventToolResult        EventType = "tool_result"
-	EventAwaiting          EventType = "awaiting"
-	EventConfirmation      EventType = "confirmation_decided"
-	EventUsage             EventType = "usage"
-	EventRunCompleted      EventType = "run_completed"
+	EventRunStarted             EventType = "run_started"
+	EventPlanned                EventType = "planned"
+	EventToolCallScheduled      EventType = "tool_call_scheduled"
+	EventToolResult             EventType = "tool_result"
+	EventAwaiting               EventType = "awaiting"
+	EventConfirmation           EventType = "confirmation_decided"
+	EventUsage                  EventType = "usage"
+	EventRunCompleted           EventType = "run_completed"
+	EventCacheCheckpointIgnored EventType = "cache_checkpoint_ignored"
 )
 
 // Event is one typed run event. Each concrete type below implements it.
@@ -101,6 +102,19 @@ type RunCompleted struct {
 	Reason planner.TerminationReason
 }
 
+// CacheCheckpointIgnored: the agent's model could not place a prompt-cache
+// checkpoint its run policy asks for (RunPolicy.Cache), so the adapter left
+// it out of the request (model.Response.IgnoredCheckpoints) — a provider
+// without prompt caching, or a checkpoint with nothing to follow. The run
+// goes on: a checkpoint only saves cost and latency, it never changes what
+// the model reads. It is emitted once per run and checkpoint, the first
+// time the checkpoint is ignored (continuations after a suspension
+// included).
+type CacheCheckpointIgnored struct {
+	RunID      string
+	Checkpoint model.CacheCheckpoint
+}
+
 // Type implements Event.
 func (RunStarted) Type() EventType { return EventRunStarted }
 
@@ -125,6 +139,9 @@ func (UsageReported) Type() EventType { return EventUsage }
 // Type implements Event.
 func (RunCompleted) Type() EventType { return EventRunCompleted }
 
+// Type implements Event.
+func (CacheCheckpointIgnored) Type() EventType { return EventCacheCheckpointIgnored }
+
 // Run implements Event.
 func (e RunStarted) Run() string { return e.RunID }
 
@@ -148,6 +165,9 @@ func (e UsageReported) Run() string { return e.RunID }
 
 // Run implements Event.
 func (e RunCompleted) Run() string { return e.RunID }
+
+// Run implements Event.
+func (e CacheCheckpointIgnored) Run() string { return e.RunID }
 
 // Subscribe calls fn with every event of every run, in order per run,
 // until the returned function is called. fn must not block for long.

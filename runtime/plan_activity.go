@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"slices"
 	"sync"
 
 	"github.com/quiver-go/quiver/catalog"
@@ -23,13 +24,18 @@ type planInput struct {
 type planOutput struct {
 	Result planner.PlanResult `json:"result"`
 	// Snapshot is the catalog the step planned with; admission uses it.
-	Snapshot  catalog.Snapshot     `json:"snapshot"`
+	Snapshot catalog.Snapshot `json:"snapshot"`
+	// Discovery is the run's discovery state after the step.
+	Discovery model.DiscoveryState `json:"discovery"`
 	Reminders render.ReminderQueue `json:"reminders"`
 	// Compacted, when set, replaces the transcript (history compression).
 	Compacted []model.Message `json:"compacted,omitempty"`
 	// Refused holds, by call id, the failures of calls the model-output
 	// limits refused (their arguments are already replaced by {}).
 	Refused map[string]*planner.ToolFailure `json:"refused,omitempty"`
+	// IgnoredCheckpoints are the cache checkpoints the step's model
+	// responses list as ignored (model_notices.go).
+	IgnoredCheckpoints []model.CacheCheckpoint `json:"ignored_checkpoints,omitempty"`
 }
 
 // planActivity builds the step's catalog once and calls the planner.
@@ -63,14 +69,19 @@ func (rt *Runtime) planActivity(ctx context.Context, in planInput) (planOutput, 
 		res = &planner.PlanResult{}
 	}
 	refused := boundResponse(res, a.reg.Policy.ModelOutput)
-	snap := cat.Snapshot()
-	snap.Search = a.reg.Search
+	// The step's snapshot, assembled once: the discovery state advanced
+	// with what the step's own searches found.
+	discovered := catalog.Advance(in.State.Discovery, res.Messages)
+	search := catalog.Search{Settings: a.reg.Search}
 	if client, err := rt.modelFor(a.reg.ModelID, a.reg.ModelClass); err == nil {
-		if si, ok := client.(model.SearchInstructor); ok && a.reg.Search.Mode != model.SearchPortable {
-			snap.SearchInstruction = si.SearchInstruction()
+		if si, ok := client.(model.SearchInstructor); ok {
+			search.Instruction = si.SearchInstruction(a.reg.Search)
 		}
 	}
-	return planOutput{Result: *res, Snapshot: snap, Reminders: pc.reminders, Compacted: pc.compacted, Refused: refused}, nil
+	snap := cat.Snapshot(discovered, search)
+	out := planOutput{Result: *res, Snapshot: snap, Discovery: discovered, Reminders: pc.reminders, Compacted: pc.compacted, Refused: refused}
+	out.IgnoredCheckpoints = pc.ignored.checkpoints()
+	return out, nil
 }
 
 // buildCatalog builds an agent's catalog for one planning step.
@@ -98,6 +109,9 @@ type plannerContext struct {
 	prepared  []model.Message
 	compacted []model.Message
 	reminders render.ReminderQueue
+
+	// ignored gathers the cache checkpoints the model ignored.
+	ignored ignoredCheckpoints
 }
 
 // AdvertisedToolDefinitions implements planner.Context. A finalizing step
@@ -156,7 +170,11 @@ func (pc *plannerContext) Model(class model.ModelClass) (model.Client, error) {
 	if class == "" && pc.agent.reg.ModelClass != "" {
 		class = pc.agent.reg.ModelClass
 	}
-	return pc.rt.modelFor(pc.agent.reg.ModelID, class)
+	client, err := pc.rt.modelFor(pc.agent.reg.ModelID, class)
+	if err != nil {
+		return nil, err
+	}
+	return &noticingClient{inner: client, ignored: &pc.ignored}, nil
 }
 
 // SearchSettings implements planner.Context.
@@ -178,12 +196,15 @@ func (pc *plannerContext) RemoveReminder(id string) {
 
 // RequestOptions implements planner.Context.
 func (pc *plannerContext) RequestOptions() planner.RequestOptions {
+	discovery := pc.st.Discovery
+	discovery.Tools = slices.Clone(discovery.Tools)
 	return planner.RequestOptions{
 		ModelID:   pc.agent.reg.ModelID,
 		Class:     pc.agent.reg.ModelClass,
 		MaxTokens: pc.agent.reg.MaxTokens,
 		Cache:     pc.agent.reg.Policy.Cache,
 		Finalize:  pc.finalize != nil,
+		Discovery: &discovery,
 	}
 }
 

@@ -38,7 +38,10 @@ type RunPolicy struct {
 	// History trims or compresses the conversation before each planning
 	// step.
 	History *history.Policy
-	// Cache places prompt-cache checkpoints in model requests.
+	// Cache places prompt-cache checkpoints in model requests. A
+	// checkpoint the model's adapter cannot place is ignored (never a
+	// failed request) and reported once per run by a
+	// CacheCheckpointIgnored event.
 	Cache model.CacheCheckpoints
 	// InterruptsAllowed lets the run suspend for clarification.
 	InterruptsAllowed bool

@@ -302,14 +302,18 @@ const nativeSearchToolName = "tool_search"
 // name of the agent's search tool: a model calling that name would reach
 // the tool instead of the search, or the search instead of the tool. A
 // tool's wire name is its bare name unless another tool of the same step
-// shares it, so both forms are checked.
+// shares it, so both forms are checked. Native search goes by tool_search
+// (OpenAI) or, for a client-side search tool, by Search.ToolName.
 func searchNameClashes(s model.SearchSettings, idents []tools.Ident, deferred bool) []error {
-	name := s.SearchToolName()
+	names := []string{s.SearchToolName()}
 	if s.Mode != model.SearchPortable {
 		if !deferred {
 			return nil
 		}
-		name = nativeSearchToolName
+		names = []string{nativeSearchToolName}
+		if s.ToolName != "" {
+			names = append(names, s.ToolName)
+		}
 	}
 	var errs []error
 	all, _ := tools.NewWireNames(idents)
@@ -323,8 +327,10 @@ func searchNameClashes(s model.SearchSettings, idents []tools.Ident, deferred bo
 		if all != nil {
 			wire, _ = all.Wire(id)
 		}
-		if bare == name || wire == name {
-			errs = append(errs, fmt.Errorf("tool %s is called %q on the wire, the name of the agent's search tool: rename the tool or set Search.ToolName", id, name))
+		for _, name := range names {
+			if bare == name || wire == name {
+				errs = append(errs, fmt.Errorf("tool %s is called %q on the wire, the name of the agent's search tool: rename the tool or set Search.ToolName", id, name))
+			}
 		}
 	}
 	return errs

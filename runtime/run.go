@@ -8,6 +8,7 @@ import (
 	"maps"
 	"strings"
 
+	"github.com/quiver-go/quiver/catalog"
 	"github.com/quiver-go/quiver/engine"
 	"github.com/quiver-go/quiver/model"
 	"github.com/quiver-go/quiver/planner"
@@ -216,6 +217,9 @@ func (rt *Runtime) start(ctx context.Context, agent string, in RunInput, oneShot
 	}
 	st.TurnStart = len(st.Transcript)
 	st.Transcript = append(st.Transcript, untrusted(in.Messages)...)
+	// A run is a turn: it starts with what the conversation discovered
+	// before and no search spent.
+	st.Discovery = catalog.NewTurn(st.Transcript)
 	return rt.launch(ctx, workflowInput{State: st}, a)
 }
 

@@ -279,6 +279,7 @@ func TestToolNamedLikeTheSearchToolIsRefused(t *testing.T) {
 		{"portable default", model.SearchSettings{Mode: model.SearchPortable}, "search_tools", false},
 		{"portable custom", model.SearchSettings{Mode: model.SearchPortable, ToolName: "find_tools"}, "find_tools", false},
 		{"native with deferred tools", model.SearchSettings{}, "tool_search", true},
+		{"native client-side search tool", model.SearchSettings{ToolName: "find_tools"}, "find_tools", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rt, err := New(WithModel(model.ModelClassDefault, scripted.New()))

@@ -55,9 +55,19 @@ type runState struct {
 
 	// Batch is the batch being executed, when a suspension interrupted it.
 	Batch *batchState `json:"batch,omitempty"`
+	// Discovery is what the conversation has discovered and this turn's
+	// searches used: computed from the history when the run starts, then
+	// advanced with each planning step's messages (catalog.Advance).
+	Discovery model.DiscoveryState `json:"discovery"`
+
 	// Decided lists the confirmations decided in this run, so a replayed
 	// decision is refused.
 	Decided []decidedCall `json:"decided,omitempty"`
+
+	// IgnoredCheckpoints are the cache checkpoints this run already
+	// reported ignored (CacheCheckpointIgnored), so a later step or a
+	// continuation does not report them again.
+	IgnoredCheckpoints []model.CacheCheckpoint `json:"ignored_checkpoints,omitempty"`
 }
 
 // batchState is an admitted batch, executed call by call so a confirmation

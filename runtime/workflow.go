@@ -105,12 +105,10 @@ func (r *runner) plan(finalize *planner.Finalize) (*planner.PlanResult, error) {
 		r.st.TurnStart = max(start, 0)
 	}
 	r.snapshot = out.Snapshot
+	r.st.Discovery = out.Discovery
 	r.refused = out.Refused
 	res := &out.Result
 	r.st.Transcript = append(r.st.Transcript, res.Messages...)
-	// Discoveries recorded anywhere in the transcript — earlier steps, and
-	// the search the adapter ran in this very step — admit their tools.
-	r.snapshot.Discovered = model.DiscoveredTools(r.st.Transcript)
 	r.st.Usage = r.st.Usage.Add(res.Usage)
 	ev := Planned{RunID: r.st.RunID, Step: r.st.Step, Final: res.FinalResponse != nil}
 	for _, c := range res.ToolCalls {
@@ -121,6 +119,7 @@ func (r *runner) plan(finalize *planner.Finalize) (*planner.PlanResult, error) {
 	}
 	r.emit(ev)
 	r.emit(UsageReported{RunID: r.st.RunID, Usage: res.Usage})
+	r.reportIgnoredCheckpoints(out.IgnoredCheckpoints)
 	return res, nil
 }
 

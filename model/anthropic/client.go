@@ -8,6 +8,7 @@ import (
 
 	sdk "github.com/anthropics/anthropic-sdk-go/v2"
 
+	"github.com/quiver-go/quiver/discovery"
 	"github.com/quiver-go/quiver/model"
 )
 
@@ -17,20 +18,25 @@ import (
 type Client struct {
 	api      sdk.Client
 	settings settings
+	// search answers the client-side search tool (SearchClient): one
+	// engine per client, so consecutive requests with the same catalog
+	// share an index.
+	search *discovery.Engine
 }
 
 var _ model.Client = (*Client)(nil)
 
 // New returns a Client configured by opts.
 func New(opts ...Option) (*Client, error) {
-	s := settings{search: SearchBM25, searchName: DefaultClientSearchToolName, limit: DefaultClientSearchLimit}
+	s := settings{search: SearchBM25, searchName: DefaultClientSearchToolName, limit: DefaultClientSearchLimit, minRelative: discovery.DefaultMinRelativeScore}
 	for _, o := range opts {
 		o(&s)
 	}
 	if err := s.validate(); err != nil {
 		return nil, err
 	}
-	return &Client{api: sdk.NewClient(s.requestOptions()...), settings: s}, nil
+	engine := discovery.New(discovery.WithResultLimit(s.limit), discovery.WithMinRelativeScore(s.minRelative))
+	return &Client{api: sdk.NewClient(s.requestOptions()...), settings: s, search: engine}, nil
 }
 
 // Complete runs one invocation. With the hosted search variants it sends
@@ -50,28 +56,31 @@ func (c *Client) Complete(ctx context.Context, req *model.Request) (*model.Respo
 	if err != nil {
 		return nil, err
 	}
-	// A forced deferred tool was sent eagerly: record it so the runtime
-	// admits the call.
+	// A forced deferred tool is callable at once (sent eagerly, or loaded
+	// by a reference of the history): record it so the runtime admits the
+	// call.
 	model.RecordForcedTool(req, resp)
+	resp.IgnoredCheckpoints = inv.ignored
 	return resp, nil
 }
 
-// maxExtraSearchRounds bounds the client-side search rounds of one
-// invocation beyond the per-turn budget.
-const maxExtraSearchRounds = 2
-
 // invocation is the state of one Complete call.
 type invocation struct {
-	client   *Client
-	req      *model.Request
-	modelID  string
-	system   []sdk.TextBlockParam
-	tools    *toolSet
-	choice   sdk.ToolChoiceUnionParam
-	searcher *searcher
+	client  *Client
+	req     *model.Request
+	modelID string
+	system  []sdk.TextBlockParam
+	tools   *toolSet
+	choice  sdk.ToolChoiceUnionParam
+	// turn is the discovery of the client-side search (SearchClient, when
+	// the request carries the search tool); nil otherwise.
+	turn *discovery.Turn
 	// msgs is the transcript to send (leading system messages excluded),
 	// growing with the invocation's own rounds.
 	msgs []model.Message
+	// ignored are the cache checkpoints the request asked for that have
+	// nothing to follow, for model.Response.IgnoredCheckpoints.
+	ignored []model.CacheCheckpoint
 }
 
 // prepare validates req and builds what every round of the invocation
@@ -95,7 +104,18 @@ func (c *Client) prepare(req *model.Request) (*invocation, error) {
 	if rest != (model.CacheCheckpoints{}) {
 		return nil, fmt.Errorf("anthropic: cache checkpoints %+v: only AfterSystem and AfterTools map to cache_control", req.Cache)
 	}
-	ts, err := buildTools(req, &c.settings, searched(req.Messages))
+	if name := req.Search.ToolName; name != "" && !wireName.MatchString(name) {
+		return nil, fmt.Errorf("anthropic: search tool name %q (SearchSettings.ToolName) must match %s", name, wireName)
+	}
+	hist, err := historyOf(req.Messages)
+	if err != nil {
+		return nil, err
+	}
+	turn, eager, err := c.beginClientSearch(req, hist)
+	if err != nil {
+		return nil, err
+	}
+	ts, err := buildTools(req, &c.settings, hist, eager)
 	if err != nil {
 		return nil, err
 	}
@@ -104,29 +124,66 @@ func (c *Client) prepare(req *model.Request) (*invocation, error) {
 		return nil, err
 	}
 	system, lead := systemBlocks(req)
+	// A checkpoint with nothing to follow is ignored: left out of the
+	// request and listed in the response (model.Response.IgnoredCheckpoints).
+	var ignored []model.CacheCheckpoint
 	if req.Cache.AfterSystem {
 		// Anthropic docs, "Prompt caching": cache_control on the last system
 		// block caches tools and system (SDK: TextBlockParam.CacheControl).
 		if len(system) == 0 {
-			return nil, errors.New("anthropic: cache checkpoint AfterSystem: the request has no system prompt to place it after")
+			ignored = append(ignored, model.CheckpointAfterSystem)
+		} else {
+			system[len(system)-1].CacheControl = sdk.NewCacheControlEphemeralParam()
 		}
-		system[len(system)-1].CacheControl = sdk.NewCacheControlEphemeralParam()
 	}
 	if req.Cache.AfterTools {
-		if err := cacheLastTool(ts.params); err != nil {
+		placed, err := cacheLastTool(ts.params)
+		if err != nil {
 			return nil, err
+		}
+		if !placed {
+			ignored = append(ignored, model.CheckpointAfterTools)
 		}
 	}
 	if err := checkHistory(req.Messages, ts.prints); err != nil {
 		return nil, err
 	}
-	inv := &invocation{client: c, req: req, modelID: modelID, system: system, tools: ts, choice: choice, msgs: slices.Clone(req.Messages[lead:])}
-	if c.settings.search == SearchClient && ts.searchTool != "" {
-		if inv.searcher, err = newSearcher(ts, req, c.settings.limit); err != nil {
-			return nil, err
-		}
+	inv := &invocation{client: c, req: req, modelID: modelID, system: system, tools: ts, choice: choice, msgs: slices.Clone(req.Messages[lead:]), ignored: ignored}
+	if turn != nil && ts.searchTool != "" {
+		inv.turn = turn
 	}
 	return inv, nil
+}
+
+// beginClientSearch starts the discovery of the client-side search
+// (SearchClient; nil for the hosted variants, which the provider runs).
+// The conversation's discovered tools and the turn's used budget come from
+// the request (Request.DiscoveryState, through the core's Begin). A tool
+// the history references is loaded at the provider already: a search never
+// references it again. eager are the discovered tools that no reference
+// of the history loads (another adapter found them): they are sent without
+// defer_loading, so they stay callable.
+func (c *Client) beginClientSearch(req *model.Request, h searchHistory) (*discovery.Turn, map[string]bool, error) {
+	if c.settings.search != SearchClient {
+		return nil, nil, nil
+	}
+	turn, err := c.search.Begin(req, c.settings.clientSearchName(req.Search))
+	if err != nil {
+		return nil, nil, fmt.Errorf("anthropic: client-side search: %w", err)
+	}
+	if req.ToolChoice.Mode == model.ToolChoiceTool {
+		turn.Load(req.ToolChoice.Name)
+	}
+	for name := range h.referenced {
+		turn.Load(name)
+	}
+	eager := make(map[string]bool)
+	for _, d := range turn.LoadedTools() {
+		if !h.referenced[d.Name] {
+			eager[d.Name] = true
+		}
+	}
+	return turn, eager, nil
 }
 
 // modelFor returns the model id of req: its Model, else the id of its class
@@ -146,16 +203,6 @@ func (c *Client) modelFor(req *model.Request) (string, error) {
 		return c.settings.model, nil
 	}
 	return "", fmt.Errorf("anthropic: the request names no model and class %q maps to none: set Request.Model, or configure WithModel or WithClassModel", class)
-}
-
-// searched reports whether msgs hold a search this adapter recorded.
-func searched(msgs []model.Message) bool {
-	for _, m := range msgs {
-		if r, ok, _ := RecordOf(m); ok && len(r.Definitions) > 0 {
-			return true
-		}
-	}
-	return false
 }
 
 // toolChoice maps the request's tool choice (SDK v2.15.0 message.go:
@@ -189,11 +236,17 @@ func (inv *invocation) run(ctx context.Context) (*model.Response, error) {
 	resp := &model.Response{}
 	remaining := inv.req.MaxTokens
 	clientTool := ""
-	if inv.searcher != nil {
+	if inv.turn != nil {
 		clientTool = inv.tools.searchTool
 	}
-	searchRounds := 0
 	for {
+		if inv.turn != nil {
+			// Rounds beyond the budget and the two to read a refusal and
+			// answer fail with discovery.ErrSearchLoop.
+			if err := inv.turn.NextRound(); err != nil {
+				return nil, fmt.Errorf("anthropic: %w", err)
+			}
+		}
 		msgs, err := renderMessages(inv.msgs)
 		if err != nil {
 			return nil, err
@@ -219,13 +272,13 @@ func (inv *invocation) run(ctx context.Context) (*model.Response, error) {
 		}
 		var d model.Discovery
 		if len(r.searches) > 0 {
-			if d, err = inv.searcher.answer(r, inv.tools); err != nil {
+			if d, err = inv.answerSearches(r); err != nil {
 				return nil, err
 			}
 		}
 		// Hosted searches run at the provider and are not counted (Searches
 		// stays 0 for them); only the client-side ones are.
-		d.Tools = r.found
+		d.Tools = append(d.Tools, r.found...)
 		if err := setRecord(&r.msg, r.rec); err != nil {
 			return nil, err
 		}
@@ -240,12 +293,6 @@ func (inv *invocation) run(ctx context.Context) (*model.Response, error) {
 				resp.StopReason = model.StopMaxTokens
 			}
 			return resp, nil
-		}
-		searchRounds++
-		// Calls with unusable input are neither counted nor refused: the
-		// rounds themselves are bounded too.
-		if inv.searcher.refused > 1 || searchRounds > inv.searcher.budget+maxExtraSearchRounds {
-			return nil, ErrSearchLoop
 		}
 		inv.msgs = append(inv.msgs, r.msg)
 	}
@@ -268,10 +315,14 @@ func (c *Client) Stream(ctx context.Context, req *model.Request) (model.Streamer
 // SearchInstruction implements model.SearchInstructor: what a model that
 // called a deferred tool it has not discovered is told to do. With the
 // hosted variants the provider's search tool finds it; with the client-side
-// variant the model calls our search tool.
-func (c *Client) SearchInstruction() string {
+// variant the model calls our search tool; a request in portable mode never
+// reaches this client unwrapped, but its instruction is the portable one.
+func (c *Client) SearchInstruction(s model.SearchSettings) string {
+	if s.Mode == model.SearchPortable {
+		return s.PortableInstruction()
+	}
 	if c.settings.search == SearchClient {
-		return "Call " + c.settings.searchName + "(query='%s') to discover it"
+		return "Call " + c.settings.clientSearchName(s) + "(query='%s') to discover it"
 	}
 	return "Search for '%s' with the tool search tool"
 }

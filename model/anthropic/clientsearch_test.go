@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/quiver-go/quiver/discovery"
 	"github.com/quiver-go/quiver/model"
 	"github.com/quiver-go/quiver/model/anthropic"
 	"github.com/quiver-go/quiver/tools"
@@ -159,7 +160,7 @@ func TestClientSearchLoopAfterExhaustionFails(t *testing.T) {
 	)
 	req := request("Search.")
 	req.Search.Cap = 1
-	if _, err := clientSearch(p).Complete(context.Background(), req); !errors.Is(err, anthropic.ErrSearchLoop) {
+	if _, err := clientSearch(p).Complete(context.Background(), req); !errors.Is(err, discovery.ErrSearchLoop) {
 		t.Fatalf("err = %v, want ErrSearchLoop", err)
 	}
 	if n := len(p.requests()); n != 3 {
@@ -205,7 +206,7 @@ func TestClientSearchWithUnusableInputDoesNotLoop(t *testing.T) {
 	req := request("Search.")
 	req.Search.Cap = 1
 	_, err := clientSearch(p).Complete(context.Background(), req)
-	if !errors.Is(err, anthropic.ErrSearchLoop) {
+	if !errors.Is(err, discovery.ErrSearchLoop) {
 		t.Fatalf("err = %v after %d requests, want ErrSearchLoop", err, len(p.requests()))
 	}
 	if n := len(p.requests()); n > 4 {

@@ -11,7 +11,10 @@
 // first. Tool definitions become custom tools under their wire names. The
 // tool choice maps to auto (not sent), any, none or tool. Cache checkpoints
 // map to cache_control: AfterSystem on the last system block, AfterTools on
-// the last tool; one that cannot be placed is an error. A definition's
+// the last tool (the search tool, when the request has one). A checkpoint
+// with nothing to follow — AfterSystem without a system prompt, AfterTools
+// without tools — is ignored, not an error: it is left out of the request
+// and listed in the response's model.Response.IgnoredCheckpoints. A definition's
 // declared root example is sent as input_examples, with its schema stripped
 // of the root "example"/"examples" that would repeat it — except in a
 // request that carries a search tool, where the schema keeps its example
@@ -28,8 +31,15 @@
 // # Tool search
 //
 // Deferred definitions are sent in full with "defer_loading": true, except
-// a tool the request forces (ToolChoiceTool), which stays eager. The search
-// tool of the variant closes the tool list:
+// a tool the request forces (ToolChoiceTool), which stays eager so the
+// model can call it at once — unless the history holds a tool_reference to
+// it: a referenced tool keeps defer_loading (the reference loaded it, and
+// the API expands references into deferred definitions only). Every tool
+// name, and SearchSettings.ToolName when set, must match
+// ^[a-zA-Z0-9_-]{1,64}$ ("Define tools"); a request that breaks it fails
+// before anything is sent, with an error naming the pattern. The search
+// tool of the variant closes the tool list, and stays in it while the
+// history holds searches:
 //
 //   - SearchBM25 (default) and SearchRegex: Anthropic's hosted search
 //     (tool_search_tool_bm25_20251119 / tool_search_tool_regex_20251119).
@@ -37,16 +47,24 @@
 //     response; the adapter keeps the server_tool_use and
 //     tool_search_tool_result blocks. These searches are not capped by us.
 //     A tool_search_tool_result_error becomes a *SearchError.
-//   - SearchClient: our own search tool (DefaultClientSearchToolName, a
-//     regular custom tool) that the adapter answers with tool_reference
-//     blocks for the best-ranked deferred tools (package search over their
-//     documents), re-requesting within the invocation's MaxTokens. These
-//     searches count against the request's per-turn cap
-//     (SearchSettings.SearchCap, with model.SearchesThisTurn); past it the
-//     search is answered {"error":"search-budget-exhausted","budgetCap":N}
-//     and the exhaustion recorded. A model that keeps searching past the
-//     budget (or with unusable input) fails the invocation with
-//     ErrSearchLoop.
+//   - SearchClient: our own search tool (a regular custom tool named by
+//     SearchSettings.ToolName, else WithClientSearchToolName, else
+//     DefaultClientSearchToolName) that the adapter answers through the
+//     discovery core (package discovery, one Engine per Client:
+//     WithClientSearchLimit, WithMinRelativeScore), re-requesting within
+//     the invocation's MaxTokens. A search that finds tools is answered
+//     with one tool_reference block per tool; any other answer with one
+//     text block holding the core's JSON: no match
+//     ({"message":"No tool matched this query. Try other words, or use one
+//     of: …","query":"…","tools":[]}), a call without a query
+//     ({"error":"invalid-query",…}, "is_error": true) or a search past the
+//     request's per-turn cap ({"error":"search-budget-exhausted",
+//     "budgetCap":N}, "is_error": true, the exhaustion recorded). The
+//     discovered tools and the turn's used budget come from the request
+//     (Request.DiscoveryState); a discovered tool no tool_reference of the
+//     history loads (another adapter found it) is sent without
+//     defer_loading. A model that keeps searching past the budget fails the
+//     invocation with discovery.ErrSearchLoop.
 //
 // The planner receives only ordinary calls (Response.ToolCalls, wire
 // names). Every block that is neither text nor an ordinary tool_use — the

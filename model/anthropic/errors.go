@@ -16,12 +16,6 @@ var ErrMaxTokensRequired = errors.New("anthropic: the Messages API requires max_
 // paused turn is not implemented.
 var ErrPauseTurn = errors.New("anthropic: the provider paused the turn (stop_reason pause_turn) after server-side work; continuing paused turns is not implemented")
 
-// ErrSearchLoop is returned when the model keeps calling the client-side
-// search tool after being told the per-turn budget is spent, or for more
-// rounds of one invocation than the budget allows (calls with unusable
-// input included).
-var ErrSearchLoop = errors.New("anthropic: the model kept calling the client-side search tool past its per-turn budget")
-
 // ErrDefinitionChanged is matched (errors.Is) by every
 // *DefinitionChangedError.
 var ErrDefinitionChanged = errors.New("anthropic: a tool definition referenced by the conversation's tool search history changed")

@@ -9,6 +9,7 @@ import (
 
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
 
+	"github.com/quiver-go/quiver/discovery"
 	"github.com/quiver-go/quiver/model"
 )
 
@@ -27,11 +28,12 @@ const (
 	// the model writes Python re.search() patterns.
 	SearchRegex
 	// SearchClient sends our own search tool (a regular custom tool, named
-	// DefaultClientSearchToolName unless WithClientSearchToolName says
-	// otherwise) that the Client answers itself with tool_reference blocks,
-	// ranking the deferred tools' search documents with package search.
-	// Its searches count against the per-turn budget of the request's
-	// SearchSettings.
+	// by the request's SearchSettings.ToolName, else by
+	// WithClientSearchToolName, else DefaultClientSearchToolName) that the
+	// Client answers itself through the discovery core (package discovery):
+	// tool_reference blocks for the tools found, the core's JSON answer
+	// otherwise. Its searches count against the per-turn budget of the
+	// request's SearchSettings.
 	SearchClient
 )
 
@@ -54,7 +56,7 @@ const DefaultClientSearchToolName = "tool_search"
 
 // DefaultClientSearchLimit is how many tools one client-side search
 // references at most.
-const DefaultClientSearchLimit = 5
+const DefaultClientSearchLimit = discovery.DefaultResultLimit
 
 // wireName is the tool name pattern of the Messages API ("Define tools":
 // name must match ^[a-zA-Z0-9_-]{1,64}$).
@@ -77,7 +79,10 @@ type settings struct {
 	search     SearchVariant
 	searchName string
 	limit      int
-	sdkOptions []option.RequestOption
+	// minRelative is the weak-hit cut of the client-side search
+	// (discovery.WithMinRelativeScore).
+	minRelative float64
+	sdkOptions  []option.RequestOption
 }
 
 // WithBaseURL sends requests to url instead of https://api.anthropic.com/.
@@ -133,7 +138,8 @@ func WithBetas(names ...string) Option {
 // given).
 func WithSearch(v SearchVariant) Option { return func(s *settings) { s.search = v } }
 
-// WithClientSearchToolName names the client-side search tool (SearchClient).
+// WithClientSearchToolName names the client-side search tool (SearchClient)
+// when the request's SearchSettings.ToolName does not.
 func WithClientSearchToolName(name string) Option {
 	return func(s *settings) { s.searchName = name }
 }
@@ -141,6 +147,22 @@ func WithClientSearchToolName(name string) Option {
 // WithClientSearchLimit caps how many tools one client-side search
 // references (DefaultClientSearchLimit when not given).
 func WithClientSearchLimit(n int) Option { return func(s *settings) { s.limit = n } }
+
+// WithMinRelativeScore sets the least score, as a fraction (0..1) of the
+// best hit's, for a scored hit to be referenced by a client-side search
+// (discovery.DefaultMinRelativeScore when not given); 0 references every
+// hit up to the limit. Name matches are always referenced.
+func WithMinRelativeScore(f float64) Option { return func(s *settings) { s.minRelative = f } }
+
+// clientSearchName is the client-side search tool's name for a request
+// with search settings ss: SearchSettings.ToolName when set, else the
+// client's (WithClientSearchToolName, DefaultClientSearchToolName).
+func (s *settings) clientSearchName(ss model.SearchSettings) string {
+	if ss.ToolName != "" {
+		return ss.ToolName
+	}
+	return s.searchName
+}
 
 // WithSDKOptions appends request options of the official SDK (headers,
 // middleware, …) after the ones the other options produce.
@@ -160,6 +182,9 @@ func (s *settings) validate() error {
 	}
 	if s.limit < 1 {
 		return fmt.Errorf("anthropic: client search limit %d must be positive", s.limit)
+	}
+	if s.minRelative < 0 || s.minRelative > 1 {
+		return fmt.Errorf("anthropic: min relative score %v must be between 0 and 1", s.minRelative)
 	}
 	if s.retriesSet && s.maxRetries < 0 {
 		return fmt.Errorf("anthropic: max retries %d must not be negative", s.maxRetries)

@@ -120,3 +120,46 @@ func addDiscovery(m *model.Message, d model.Discovery) {
 	old.Exhausted = old.Exhausted || d.Exhausted
 	m.SetDiscovery(old)
 }
+
+// searchHistory is what the transcript's records say about searches, for
+// the tool list of a request.
+type searchHistory struct {
+	// searched is set when a message holds a search this adapter recorded
+	// (a hosted search's blocks or a client-side search's results): the
+	// search tool then stays in the request.
+	searched bool
+	// referenced are the wire names a recorded search referenced with a
+	// tool_reference.
+	referenced map[string]bool
+}
+
+// historyOf reads the searches the records of msgs hold.
+func historyOf(msgs []model.Message) (searchHistory, error) {
+	h := searchHistory{referenced: make(map[string]bool)}
+	for i, m := range msgs {
+		r, ok, err := RecordOf(m)
+		if err != nil {
+			return searchHistory{}, fmt.Errorf("anthropic: message %d: %w", i, err)
+		}
+		if !ok {
+			continue
+		}
+		if len(r.Definitions) > 0 || len(r.Results) > 0 || slices.ContainsFunc(r.Blocks, isSearchResult) {
+			h.searched = true
+		}
+		for name := range r.Definitions {
+			h.referenced[name] = true
+		}
+	}
+	return h, nil
+}
+
+// isSearchResult reports whether a recorded block is a hosted search's
+// result (tool_search_tool_result), which found nothing when its search
+// referenced no tool.
+func isSearchResult(b PlacedBlock) bool {
+	var head struct {
+		Type string `json:"type"`
+	}
+	return json.Unmarshal(b.Block, &head) == nil && head.Type == "tool_search_tool_result"
+}

@@ -140,25 +140,6 @@ func TestCacheCheckpointsPlaceCacheControl(t *testing.T) {
 	assertJSON(t, "system without checkpoint", field(t, body, "system"), `[{"type":"text","text":"You manage records."}]`)
 }
 
-func TestUnsupportedCacheCheckpointIsAnError(t *testing.T) {
-	p := newProvider(t)
-	req := request("hi")
-	req.System = ""
-	req.Cache = model.CacheCheckpoints{AfterSystem: true}
-	if _, err := p.client().Complete(context.Background(), req); err == nil || !strings.Contains(err.Error(), "AfterSystem") {
-		t.Fatalf("AfterSystem without a system prompt: err = %v", err)
-	}
-	req = request("hi")
-	req.Tools = nil
-	req.Cache = model.CacheCheckpoints{AfterTools: true}
-	if _, err := p.client().Complete(context.Background(), req); err == nil || !strings.Contains(err.Error(), "AfterTools") {
-		t.Fatalf("AfterTools without tools: err = %v", err)
-	}
-	if len(p.requests()) != 0 {
-		t.Fatal("a request was sent")
-	}
-}
-
 func TestDeclaredExampleIsSentAsInputExamples(t *testing.T) {
 	p := newProvider(t, endTurn)
 	req := request("hi")
@@ -247,14 +228,14 @@ func TestSearchInstructionNamesTheSearchTheModelHas(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := hosted.SearchInstruction(); got != "Search for '%s' with the tool search tool" {
+	if got := hosted.SearchInstruction(model.SearchSettings{}); got != "Search for '%s' with the tool search tool" {
 		t.Errorf("hosted: %q", got)
 	}
 	client, err := anthropic.New(anthropic.WithAPIKey("k"), anthropic.WithSearch(anthropic.SearchClient))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := client.SearchInstruction(); got != "Call tool_search(query='%s') to discover it" {
+	if got := client.SearchInstruction(model.SearchSettings{}); got != "Call tool_search(query='%s') to discover it" {
 		t.Errorf("client-side: %q", got)
 	}
 }

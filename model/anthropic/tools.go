@@ -39,23 +39,39 @@ type toolSet struct {
 // Each definition becomes a custom tool (ToolParam, SDK v2.15.0
 // message.go: name, description, input_schema, defer_loading,
 // input_examples, cache_control). Deferred definitions get
-// "defer_loading": true — except a forced one (ToolChoiceTool), which stays
-// eager — and the search tool of the variant closes the list (Anthropic
-// docs, "Tool search tool": a tool_search_tool_bm25_20251119 or
-// tool_search_tool_regex_20251119 entry, or, for a custom implementation, a
-// regular tool whose results hold tool_reference blocks). searched says
-// that the history holds searches, which keep the search tool in the
-// request even without deferred tools.
-func buildTools(req *model.Request, s *settings, searched bool) (*toolSet, error) {
+// "defer_loading": true (deferLoading says which), and the search tool of
+// the variant closes the list (Anthropic docs, "Tool search tool": a
+// tool_search_tool_bm25_20251119 or tool_search_tool_regex_20251119 entry,
+// or, for a custom implementation, a regular tool whose results hold
+// tool_reference blocks). A history that holds searches keeps the search
+// tool in the request even without deferred tools. eager names deferred
+// tools to send without defer_loading: those the conversation discovered
+// that no tool_reference of the history loads (client-side search).
+func buildTools(req *model.Request, s *settings, h searchHistory, eager map[string]bool) (*toolSet, error) {
 	ts := &toolSet{byWire: make(map[string]model.ToolDefinition, len(req.Tools)), prints: make(map[string]string, len(req.Tools))}
 	forced := ""
 	if req.ToolChoice.Mode == model.ToolChoiceTool {
 		forced = req.ToolChoice.Name
 	}
+	deferLoading := func(d model.ToolDefinition) bool {
+		switch {
+		case !d.Deferred || eager[d.Name]:
+			return false
+		case d.Name == forced:
+			// A forced tool is sent eagerly so the model can call it at
+			// once — unless the history holds a tool_reference to it: a
+			// tool a tool_reference names must be sent with defer_loading
+			// (Anthropic docs, "Tool search tool", custom tool search
+			// implementation: references expand deferred definitions), and
+			// the reference has loaded it already.
+			return h.referenced[d.Name]
+		}
+		return true
+	}
 	// Anthropic docs, "Tool search tool", Error handling: "The tool search
 	// tool is not compatible with tool use examples". A request that
 	// carries a search tool keeps the declared examples in the schemas.
-	withSearch := searched || slices.ContainsFunc(req.Tools, func(d model.ToolDefinition) bool { return d.Deferred && d.Name != forced })
+	withSearch := h.searched || slices.ContainsFunc(req.Tools, deferLoading)
 	for _, d := range req.Tools {
 		if !wireName.MatchString(d.Name) {
 			return nil, fmt.Errorf("anthropic: tool name %q must match %s", d.Name, wireName)
@@ -64,7 +80,7 @@ func buildTools(req *model.Request, s *settings, searched bool) (*toolSet, error
 			return nil, fmt.Errorf("anthropic: two tool definitions are named %q", d.Name)
 		}
 		ts.byWire[d.Name] = d
-		deferred := d.Deferred && d.Name != forced
+		deferred := deferLoading(d)
 		p, fp, err := toolParam(d, deferred, !withSearch)
 		if err != nil {
 			return nil, err
@@ -86,9 +102,9 @@ func buildTools(req *model.Request, s *settings, searched bool) (*toolSet, error
 		ts.searchTool = "tool_search_tool_regex"
 		ts.params = append(ts.params, sdk.ToolUnionParamOfToolSearchToolRegex20251119(sdk.ToolSearchToolRegex20251119TypeToolSearchToolRegex20251119))
 	case SearchClient:
-		ts.searchTool = s.searchName
+		ts.searchTool = s.clientSearchName(req.Search)
 		ts.params = append(ts.params, sdk.ToolUnionParam{OfTool: &sdk.ToolParam{
-			Name:        s.searchName,
+			Name:        ts.searchTool,
 			Description: sdk.String(clientSearchDescription),
 			InputSchema: param.Override[sdk.ToolInputSchemaParam](json.RawMessage(clientSearchSchema)),
 		}})
@@ -202,10 +218,12 @@ func fingerprint(description string, schema json.RawMessage, examples []json.Raw
 // cacheLastTool puts a cache_control breakpoint on the last tool (Anthropic
 // docs, "Prompt caching": a cache_control on the last tool definition
 // caches the tools; SDK v2.15.0 message.go: CacheControl on ToolParam and on
-// both tool search tools).
-func cacheLastTool(params []sdk.ToolUnionParam) error {
+// both tool search tools). Without tools there is nothing to mark: it
+// places nothing and reports placed false, for the caller to list the
+// checkpoint as ignored.
+func cacheLastTool(params []sdk.ToolUnionParam) (placed bool, err error) {
 	if len(params) == 0 {
-		return fmt.Errorf("anthropic: cache checkpoint AfterTools: the request has no tools to place it after")
+		return false, nil
 	}
 	t := &params[len(params)-1]
 	cc := sdk.NewCacheControlEphemeralParam()
@@ -217,7 +235,7 @@ func cacheLastTool(params []sdk.ToolUnionParam) error {
 	case t.OfToolSearchToolRegex20251119 != nil:
 		t.OfToolSearchToolRegex20251119.CacheControl = cc
 	default:
-		return fmt.Errorf("anthropic: cache checkpoint AfterTools: unexpected last tool")
+		return false, fmt.Errorf("anthropic: cache checkpoint AfterTools: the last tool is of a kind this adapter does not build, so it cannot carry cache_control")
 	}
-	return nil
+	return true, nil
 }

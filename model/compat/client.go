@@ -86,7 +86,12 @@ func (c *chatClient) Complete(ctx context.Context, req *model.Request) (*model.R
 	if err != nil {
 		return nil, wrapSDKError(err)
 	}
-	return toResponse(cc)
+	resp, err := toResponse(cc)
+	if err != nil {
+		return nil, err
+	}
+	resp.IgnoredCheckpoints = ignoredCheckpoints(req)
+	return resp, nil
 }
 
 // Stream sends one streaming chat completion request.
@@ -95,7 +100,7 @@ func (c *chatClient) Stream(ctx context.Context, req *model.Request) (model.Stre
 	if err != nil {
 		return nil, err
 	}
-	return newStream(ctx, c.svc, params)
+	return newStream(ctx, c.svc, params, ignoredCheckpoints(req))
 }
 
 // params checks that req fits the Chat Completions API and builds its

@@ -35,9 +35,11 @@
 //     active set inside the search execution, and the per-turn search budget
 //     applies (seed 004).
 //   - The Chat Completions API of these servers has no prompt-cache
-//     checkpoints: a request asking for one fails with
-//     ErrCacheCheckpointUnsupported naming the checkpoint; it is never
-//     silently dropped.
+//     checkpoints (they cache prefixes on their own): the checkpoints of
+//     Request.Cache are ignored, never sent, and listed in the response's
+//     model.Response.IgnoredCheckpoints — in portable mode too, gathered
+//     over the search rounds — so the caller can report them; the request
+//     does not fail for them.
 //   - An error status from the server is an *APIError carrying the
 //     status and the server's message and wrapping the SDK's *openai.Error.
 //   - The client never reads OPENAI_* environment variables: a key meant for

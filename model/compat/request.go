@@ -11,15 +11,6 @@ import (
 	"github.com/quiver-go/quiver/model"
 )
 
-// ErrCacheCheckpointUnsupported is wrapped by requests that ask for a
-// prompt-cache checkpoint. OpenAI-compatible servers cache prefixes on
-// their own (vLLM's automatic prefix caching, llama-server's cache_prompt)
-// and take no checkpoint in the request. openai-go/v3 does declare a
-// per-content-part prompt_cache_breakpoint for OpenAI's newest models, but
-// the servers this client targets do not know it, so a checkpoint is an
-// error rather than a field they would ignore.
-var ErrCacheCheckpointUnsupported = errors.New("compat: the Chat Completions API of OpenAI-compatible servers has no prompt-cache checkpoints")
-
 // buildParams maps req onto the Chat Completions request body.
 //
 // Wire shape (openai-go/v3 ChatCompletionNewParams, chatcompletion.go;
@@ -33,9 +24,6 @@ var ErrCacheCheckpointUnsupported = errors.New("compat: the Chat Completions API
 // when tools are present and "none" when there are none.
 func buildParams(req *model.Request, modelID string, field TokenLimitField) (openai.ChatCompletionNewParams, error) {
 	var p openai.ChatCompletionNewParams
-	if err := checkCache(req.Cache); err != nil {
-		return p, err
-	}
 	if req.MaxTokens < 0 {
 		return p, fmt.Errorf("compat: MaxTokens is %d: use 0 for the server's default or a positive cap", req.MaxTokens)
 	}
@@ -65,15 +53,16 @@ func buildParams(req *model.Request, modelID string, field TokenLimitField) (ope
 	return p, nil
 }
 
-// checkCache refuses prompt-cache checkpoints, naming the first requested.
-func checkCache(c model.CacheCheckpoints) error {
-	switch {
-	case c.AfterSystem:
-		return fmt.Errorf("%w: the request asks for the \"after_system\" checkpoint; clear Request.Cache for this client", ErrCacheCheckpointUnsupported)
-	case c.AfterTools:
-		return fmt.Errorf("%w: the request asks for the \"after_tools\" checkpoint; clear Request.Cache for this client", ErrCacheCheckpointUnsupported)
-	}
-	return nil
+// ignoredCheckpoints lists the prompt-cache checkpoints of req, all of
+// which this client leaves out of the request body. OpenAI-compatible
+// servers cache prefixes on their own (vLLM's automatic prefix caching,
+// llama-server's cache_prompt) and take no checkpoint in the request.
+// openai-go/v3 does declare a per-content-part prompt_cache_breakpoint for
+// OpenAI's newest models, but the servers this client targets do not know
+// it, and some refuse fields they do not know: so a checkpoint is never
+// sent, and the response lists it (model.Response.IgnoredCheckpoints).
+func ignoredCheckpoints(req *model.Request) []model.CacheCheckpoint {
+	return req.Cache.Requested()
 }
 
 // toMessages maps the system prompt and the conversation onto wire

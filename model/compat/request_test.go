@@ -2,7 +2,6 @@ package compat
 
 import (
 	"encoding/json"
-	"errors"
 	"strings"
 	"testing"
 
@@ -81,33 +80,6 @@ func TestTokenCapAndToolChoiceFields(t *testing.T) {
 			}
 			assertJSON(t, "request", p.request(0), body([]string{userMsg("hi")}, toolsJSON(listTablesWire, runQueryWire), tc.extra))
 		})
-	}
-}
-
-func TestCacheCheckpointIsAnErrorNamingItAndSendsNothing(t *testing.T) {
-	for _, tc := range []struct {
-		cache model.CacheCheckpoints
-		name  string
-	}{
-		{model.CacheCheckpoints{AfterSystem: true}, "after_system"},
-		{model.CacheCheckpoints{AfterTools: true}, "after_tools"},
-	} {
-		p := newProvider(t)
-		c := p.client()
-		req := &model.Request{System: "s", Messages: []model.Message{model.UserMessage("hi")}, Cache: tc.cache}
-		_, err := c.Complete(ctx(t), req)
-		if !errors.Is(err, ErrCacheCheckpointUnsupported) || !strings.Contains(err.Error(), `"`+tc.name+`"`) {
-			t.Fatalf("err = %v, want ErrCacheCheckpointUnsupported naming %s", err, tc.name)
-		}
-		// Also in portable mode, before the first round.
-		preq := portableRequest(model.UserMessage("hi"))
-		preq.Cache = tc.cache
-		if _, err := c.Complete(ctx(t), preq); !errors.Is(err, ErrCacheCheckpointUnsupported) {
-			t.Fatalf("portable err = %v", err)
-		}
-		if n := len(p.requests()); n != 0 {
-			t.Fatalf("%d requests sent", n)
-		}
 	}
 }
 

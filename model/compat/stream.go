@@ -34,16 +34,19 @@ type stream struct {
 	sent    map[string]bool // ids of the tool calls already delivered
 	pending []model.Chunk
 	done    bool
+	// ignored are the request's cache checkpoints, which the final
+	// response lists (ignoredCheckpoints).
+	ignored []model.CacheCheckpoint
 }
 
 // newStream starts the streaming request. An error status of the server
 // surfaces from the first Recv, as the SDK reports it there.
-func newStream(ctx context.Context, svc openai.ChatCompletionService, params openai.ChatCompletionNewParams) (*stream, error) {
+func newStream(ctx context.Context, svc openai.ChatCompletionService, params openai.ChatCompletionNewParams, ignored []model.CacheCheckpoint) (*stream, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("compat: %w", err)
 	}
 	params.StreamOptions = openai.ChatCompletionStreamOptionsParam{IncludeUsage: openai.Bool(true)}
-	return &stream{ctx: ctx, sse: svc.NewStreaming(ctx, params), sent: map[string]bool{}}, nil
+	return &stream{ctx: ctx, sse: svc.NewStreaming(ctx, params), sent: map[string]bool{}, ignored: ignored}, nil
 }
 
 // Recv returns the next chunk; after ChunkDone it returns io.EOF.
@@ -97,6 +100,7 @@ func (s *stream) finish() error {
 	if err != nil {
 		return err
 	}
+	resp.IgnoredCheckpoints = s.ignored
 	for _, tc := range resp.ToolCalls {
 		s.queueCall(tc)
 	}

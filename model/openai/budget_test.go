@@ -23,6 +23,33 @@ func searchOutputs(body map[string]any) [][]any {
 	return out
 }
 
+// answersTold returns the content of the developer messages of a request's
+// input: the search answers the tool_search_output items cannot carry.
+func answersTold(body map[string]any) []string {
+	var out []string
+	for _, it := range body["input"].([]any) {
+		if m := it.(map[string]any); m["type"] == "message" && m["role"] == "developer" {
+			out = append(out, m["content"].(string))
+		}
+	}
+	return out
+}
+
+// inputTypes lists the input items of a request by type, messages as
+// "message:<role>".
+func inputTypes(body map[string]any) []string {
+	var types []string
+	for _, it := range body["input"].([]any) {
+		m := it.(map[string]any)
+		ty, _ := m["type"].(string)
+		if ty == "" || ty == "message" {
+			ty = "message:" + m["role"].(string)
+		}
+		types = append(types, ty)
+	}
+	return types
+}
+
 func TestSearchBudgetExhausted(t *testing.T) {
 	p, c := newProvider(t,
 		exchange{body: response("resp_1", "completed", 10, searchCallItem("tsc_1", "call_search_1", "export csv"))},
@@ -36,36 +63,50 @@ func TestSearchBudgetExhausted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The search past the budget is answered with an empty tools list…
+	// The search past the budget loads nothing (the output item has no
+	// text field)…
 	outs := searchOutputs(p.request(2))
 	if len(outs) != 2 || len(outs[0]) != 1 || outs[1] == nil || len(outs[1]) != 0 {
 		t.Errorf("search outputs = %v, want one tool then an empty list", outs)
 	}
-	// …and tool_search is withdrawn from the following request.
-	if !hasSearchTool(p.request(1)) || hasSearchTool(p.request(2)) {
+	// …and the model is told why, in a developer message right after it.
+	equal(t, "input items", inputTypes(p.request(2)), []string{"message:user",
+		"tool_search_call", "tool_search_output", "tool_search_call", "tool_search_output", "message:developer"})
+	equal(t, "answers told", answersTold(p.request(2)), []string{`{"error":"search-budget-exhausted","budgetCap":1}`})
+	// tool_search stays declared while the input holds its calls.
+	if !hasSearchTool(p.request(0)) || !hasSearchTool(p.request(1)) || !hasSearchTool(p.request(2)) {
 		t.Errorf("tool_search offered: %v, %v, %v", hasSearchTool(p.request(0)), hasSearchTool(p.request(1)), hasSearchTool(p.request(2)))
 	}
 	d, _ := resp.Messages[0].Discovery()
 	equal(t, "discovery", d, model.Discovery{Tools: []tools.Ident{"records.start_export"}, Searches: 1, Exhausted: true})
 	equal(t, "stop reason", resp.StopReason, model.StopToolUse)
+	equal(t, "replay items", itemTypes(recordItems(t, resp.Messages[0])),
+		[]string{"tool_search_call", "tool_search_output", "tool_search_call", "tool_search_output", "message", "function_call"})
 
-	// The next invocation of the same turn, after the tool result, still
-	// leaves tool_search out.
+	// The next invocation of the same turn replays the refusal in place and
+	// refuses a new search the same way: the history still references
+	// tool_search, so it stays declared.
 	p2, c2 := newProvider(t,
-		exchange{body: response("resp_4", "completed", 10, messageItem("msg_2", "Still only export."))},
+		exchange{body: response("resp_4", "completed", 10, searchCallItem("tsc_3", "call_search_3", "analyze"))},
+		exchange{body: response("resp_5", "completed", 10, messageItem("msg_2", "Still only export."))},
 	)
 	next := baseRequest()
 	next.Search.Cap = 1
 	next.Messages = roundTrip(t, next.Messages, append(resp.Messages, toolResult("call_1", "start_export", `{"export_id":"e1"}`))...)
-	if _, err := c2.Complete(context.Background(), next); err != nil {
+	resp2, err := c2.Complete(context.Background(), next)
+	if err != nil {
 		t.Fatal(err)
 	}
-	if hasSearchTool(p2.request(0)) {
-		t.Error("tool_search offered again in the same turn after exhaustion")
+	if !hasSearchTool(p2.request(0)) {
+		t.Error("tool_search left out while the history holds its calls")
 	}
+	equal(t, "answers told", answersTold(p2.request(1)), []string{
+		`{"error":"search-budget-exhausted","budgetCap":1}`, `{"error":"search-budget-exhausted","budgetCap":1}`})
+	d2, _ := resp2.Messages[0].Discovery()
+	equal(t, "discovery", d2, model.Discovery{Exhausted: true})
 
 	// A new turn gets its budget back.
-	p3, c3 := newProvider(t, exchange{body: response("resp_5", "completed", 10, messageItem("msg_3", "Hello."))})
+	p3, c3 := newProvider(t, exchange{body: response("resp_6", "completed", 10, messageItem("msg_3", "Hello."))})
 	turn := baseRequest()
 	turn.Search.Cap = 1
 	turn.Messages = append(roundTrip(t, turn.Messages, resp.Messages...), model.UserMessage("Now send an invoice."))
@@ -79,7 +120,7 @@ func TestSearchBudgetExhausted(t *testing.T) {
 
 func TestSearchBudgetCountsEarlierInvocationsOfTheTurn(t *testing.T) {
 	// The turn already used its single search in an earlier invocation:
-	// this invocation's first search is refused and recorded.
+	// this invocation's first search is refused, told and recorded.
 	earlier := model.Message{Role: model.RoleAssistant, Parts: []model.Part{}}
 	earlier.SetDiscovery(model.Discovery{Tools: []tools.Ident{"records.analyze"}, Searches: 1})
 	p, c := newProvider(t,
@@ -96,11 +137,27 @@ func TestSearchBudgetCountsEarlierInvocationsOfTheTurn(t *testing.T) {
 	if outs := searchOutputs(p.request(1)); len(outs) != 1 || len(outs[0]) != 0 {
 		t.Errorf("search outputs = %v, want one empty list", outs)
 	}
-	if !hasSearchTool(p.request(0)) || hasSearchTool(p.request(1)) {
-		t.Error("tool_search must be offered first, then withdrawn")
+	equal(t, "answers told", answersTold(p.request(1)), []string{`{"error":"search-budget-exhausted","budgetCap":1}`})
+	if !hasSearchTool(p.request(0)) || !hasSearchTool(p.request(1)) {
+		t.Error("tool_search must stay declared while the input holds its call")
 	}
 	d, _ := resp.Messages[0].Discovery()
 	equal(t, "discovery", d, model.Discovery{Exhausted: true})
+}
+
+func TestSearchToolLeftOutOnceRefusedWithoutSearchCallsInTheInput(t *testing.T) {
+	// Another adapter's search was refused earlier in the turn: no
+	// tool_search call is in the input, so tool_search is not offered.
+	p, c := newProvider(t, exchange{body: response("resp_1", "completed", 10, messageItem("msg_1", "OK."))})
+	req := baseRequest()
+	req.Search.Cap = 1
+	req.Discovery = &model.DiscoveryState{Searches: 1, Exhausted: true}
+	if _, err := c.Complete(context.Background(), req); err != nil {
+		t.Fatal(err)
+	}
+	if hasSearchTool(p.request(0)) {
+		t.Error("tool_search offered after the turn's budget was refused")
+	}
 }
 
 func TestOutputBudgetSpentStopsWithMaxTokens(t *testing.T) {

@@ -11,18 +11,21 @@ import (
 	"github.com/openai/openai-go/v3/option"
 	"github.com/openai/openai-go/v3/responses"
 
+	"github.com/quiver-go/quiver/discovery"
 	"github.com/quiver-go/quiver/model"
 )
 
 // DefaultSearchLimit is how many tools one search answers at most.
-const DefaultSearchLimit = 5
+const DefaultSearchLimit = discovery.DefaultResultLimit
 
 // Client is a model.Client over the OpenAI Responses API. Build it with New.
 type Client struct {
-	responses   responses.ResponseService
-	model       string
-	classes     map[model.ModelClass]string
-	searchLimit int
+	responses responses.ResponseService
+	model     string
+	classes   map[model.ModelClass]string
+	// search answers the client-executed tool_search calls: one engine per
+	// client, so consecutive requests with the same catalog share an index.
+	search *discovery.Engine
 }
 
 var _ model.Client = (*Client)(nil)
@@ -38,6 +41,7 @@ type config struct {
 	model       string
 	classes     map[model.ModelClass]string
 	searchLimit int
+	minRelative *float64
 }
 
 // WithBaseURL sets the API base URL (default https://api.openai.com/v1/, or
@@ -68,6 +72,12 @@ func WithClassModels(m map[model.ModelClass]string) Option {
 // WithSearchLimit sets how many tools one search answers at most
 // (DefaultSearchLimit when n is not positive).
 func WithSearchLimit(n int) Option { return func(c *config) { c.searchLimit = n } }
+
+// WithMinRelativeScore sets the least score, as a fraction (0..1) of the
+// best hit's, for a scored hit to be loaded by a search
+// (discovery.DefaultMinRelativeScore when not given); 0 loads every hit up
+// to the search limit. Name matches are always loaded.
+func WithMinRelativeScore(f float64) Option { return func(c *config) { c.minRelative = &f } }
 
 // New returns a Client. Options left unset fall back to the SDK's defaults,
 // which read $OPENAI_API_KEY and $OPENAI_BASE_URL.
@@ -100,8 +110,15 @@ func New(opts ...Option) (*Client, error) {
 	if cfg.searchLimit <= 0 {
 		cfg.searchLimit = DefaultSearchLimit
 	}
+	engineOpts := []discovery.Option{discovery.WithResultLimit(cfg.searchLimit)}
+	if f := cfg.minRelative; f != nil {
+		if *f < 0 || *f > 1 {
+			return nil, fmt.Errorf("openai: min relative score must be between 0 and 1, got %v", *f)
+		}
+		engineOpts = append(engineOpts, discovery.WithMinRelativeScore(*f))
+	}
 	sc := sdk.NewClient(ro...)
-	return &Client{responses: sc.Responses, model: cfg.model, classes: cfg.classes, searchLimit: cfg.searchLimit}, nil
+	return &Client{responses: sc.Responses, model: cfg.model, classes: cfg.classes, search: discovery.New(engineOpts...)}, nil
 }
 
 // ErrNoModel is returned for a request whose model id cannot be resolved.
@@ -142,6 +159,7 @@ func (c *Client) Complete(ctx context.Context, req *model.Request) (*model.Respo
 	// A forced deferred tool was sent eagerly: record it so the runtime
 	// admits the call.
 	model.RecordForcedTool(req, resp)
+	resp.IgnoredCheckpoints = ignoredCheckpoints(req)
 	return resp, nil
 }
 

@@ -21,26 +21,46 @@
 // honoured with the only breakpoint field the API has, on input content
 // blocks: the system prompt is then sent as a leading "system" message whose
 // input_text block carries "prompt_cache_breakpoint": {"mode": "explicit"}
-// instead of "instructions". Cache.AfterTools cannot be honoured (tool
-// definitions carry no breakpoint) and is refused with
-// ErrCacheCheckpointUnsupported.
+// instead of "instructions". A checkpoint the API cannot place is ignored —
+// left out of the request, listed in the response's
+// model.Response.IgnoredCheckpoints, never an error: Cache.AfterTools
+// always (tool definitions carry no breakpoint; the API caches the tools
+// prefix on its own), Cache.AfterSystem when the request has no system
+// prompt to mark.
 //
 // # Discovery
 //
 // When any definition is Deferred, the request's MaxTokens must be positive
 // (ErrMaxTokensRequired), and its search mode native: a request in portable
-// mode is refused, since model/portable should have wrapped this client. The first request carries the eager functions and
-// one {"type":"tool_search","execution":"client"} tool whose description
-// names no tool: the deferred catalog stays in the application. For each
-// "tool_search_call" the model emits, the adapter ranks the deferred
-// definitions not yet loaded with their search documents (names, title,
-// description, keywords), answers with a "tool_search_output" item (same
-// call_id, "execution": "client") whose tools are one "namespace" per match,
-// named like the function it holds, the function being "defer_loading":
-// true, and sends the next request: the previous input, the round's output
-// items and the search outputs. The model then calls a loaded function as
-// usual (the provider echoes the namespace on the call; ToolCall.Name is the
-// function name, which equals it).
+// mode is refused, since model/portable should have wrapped this client.
+// Every tool name, and SearchSettings.ToolName when set, must match the
+// function-name pattern ^[a-zA-Z0-9_-]{1,64}$; a request that breaks it
+// fails before anything is sent, with an error naming the pattern.
+//
+// The searches are answered by the discovery core (package discovery), the
+// same for every adapter: one Engine per Client (WithSearchLimit,
+// WithMinRelativeScore) ranks the deferred definitions with their search
+// documents, cuts the weak hits and keeps the index of a catalog while its
+// fingerprint stays the same. The first request carries the eager
+// functions and one {"type":"tool_search","execution":"client"} tool whose
+// description names no tool: the deferred catalog stays in the
+// application. For each "tool_search_call" the model emits, the adapter
+// asks the core for its query and answers with a "tool_search_output" item
+// (same call_id, "execution": "client") whose tools are one "namespace" per
+// match, named like the function it holds, the function being
+// "defer_loading": true, and sends the next request: the previous input,
+// the round's output items and the search outputs. The model then calls a
+// loaded function as usual (the provider echoes the namespace on the call;
+// ToolCall.Name is the function name, which equals it).
+//
+// An answer that loads nothing — no match, a call without a query, or the
+// turn's budget spent — is still told to the model: the tool_search_output
+// has no text field, so it is sent with no tools and followed by a
+// {"type":"message","role":"developer"} input item whose content is the
+// core's JSON answer, e.g. {"error":"search-budget-exhausted","budgetCap":3}
+// or {"message":"No tool matched this query. Try other words, or use one of:
+// …","query":"…","tools":[]}. The item is recorded with the others and
+// replays in place.
 //
 // Rounds share the invocation's output-token budget: each request's
 // max_output_tokens is MaxTokens minus the output tokens of earlier rounds.
@@ -52,12 +72,19 @@
 // counted but is answered with an empty tools list, so the stored items
 // never hold a call without its output.
 //
-// Searches count against the per-turn budget (Request.Search.SearchCap(),
-// minus model.SearchesThisTurn of the transcript). A search past it is
-// answered with an empty tools list, tool_search is left out of every later
-// request of the turn (model.SearchExhaustedThisTurn) and the exhaustion is
-// recorded. A response that mixes search calls and function calls has its
-// searches answered and recorded, and its function calls returned.
+// The conversation's discovered tools and the searches its turn has used
+// come from the request (Request.DiscoveryState: the runtime's state, or
+// the transcript's records for a request without one), never from the
+// adapter's own reading of the transcript. Searches count against the
+// per-turn budget (Request.Search.SearchCap()); a search past it is
+// refused as above and the exhaustion recorded. tool_search is declared
+// while there are deferred tools to search and the turn's budget was not
+// refused, and in any case while the input holds a tool_search_call, so a
+// history with search calls never lacks its tool. A model that keeps
+// searching past its budget fails the invocation with
+// discovery.ErrSearchLoop. A response that mixes search calls and function
+// calls has its searches answered and recorded, and its function calls
+// returned.
 //
 // # Responses and replay
 //
@@ -67,18 +94,19 @@
 // searches returned, searches answered, exhaustion); under MetaKey the
 // invocation's items, in order, exactly as the provider returned them
 // (reasoning, tool_search_call, message, function_call with its namespace…)
-// plus the tool_search_output items the adapter answered with. Nothing the
-// provider did not return is invented.
+// plus the tool_search_output items the adapter answered with and the
+// developer messages that told the answers they could not carry. Nothing
+// else is added to what the provider returned.
 //
 // An assistant message carrying MetaKey is replayed from those items; one
 // without it (written by another adapter or by hand) is rebuilt from its
 // parts. In a replayed tool_search_output, a namespace whose definition is
 // no longer a deferred definition of the request, or renders differently
 // now (description or input schema changed), is dropped from the request —
-// the stored transcript is never changed — and the model may search again.
-// Tools discovered earlier stay loaded through the replayed outputs only: a
-// discovery recorded by another adapter loads nothing here, and the model
-// searches again.
+// the stored transcript is never changed. A tool the conversation
+// discovered that no replayed output loads (its namespace was dropped, or
+// another adapter discovered it) is advertised as an ordinary function
+// tool, so it stays callable; a search never loads a tool twice.
 //
 // Provider errors are returned as *APIError, which wraps the SDK's
 // *openai.Error. This adapter supports search and never returns

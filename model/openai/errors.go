@@ -11,17 +11,9 @@ import (
 // positive MaxTokens: search rounds share the invocation's output budget.
 var ErrMaxTokensRequired = errors.New("openai: a request with deferred tools needs a positive MaxTokens: search rounds share the invocation's output-token budget")
 
-// ErrCacheCheckpointUnsupported is returned for a cache checkpoint the
-// Responses API cannot place.
-var ErrCacheCheckpointUnsupported = errors.New("openai: cache checkpoint not supported by the Responses API")
-
 // ErrResponseFailed is wrapped by the error of a response whose status is
 // "failed" or "incomplete" for a reason other than the output budget.
 var ErrResponseFailed = errors.New("openai: response did not complete")
-
-// ErrSearchLoop is returned when the model keeps emitting tool_search_call
-// items after the search budget was spent and tool_search withdrawn.
-var ErrSearchLoop = errors.New("openai: the model kept searching after its search budget was spent")
 
 // APIError is a provider error response (HTTP 4xx or 5xx). It wraps the
 // SDK's *openai.Error, which holds the raw request and response.

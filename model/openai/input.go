@@ -25,14 +25,9 @@ import (
 // An assistant message with adapter metadata is replayed from it (replay).
 func (inv *invocation) buildHistory() error {
 	req := inv.req
-	switch {
-	case req.Cache.AfterTools:
-		return fmt.Errorf("%w: tool definitions carry no prompt_cache_breakpoint; the API caches the tools prefix automatically: unset Cache.AfterTools", ErrCacheCheckpointUnsupported)
-	case req.Cache.AfterSystem && req.System == "":
-		return fmt.Errorf("%w: Cache.AfterSystem needs a system prompt to mark", ErrCacheCheckpointUnsupported)
-	case req.Cache.AfterSystem:
+	if marksSystem(req) {
 		inv.history = append(inv.history, systemBreakpoint(req.System))
-	default:
+	} else {
 		inv.instructions = req.System
 	}
 	for i, m := range req.Messages {
@@ -89,6 +84,27 @@ func (inv *invocation) plainMessage(m model.Message, index int) error {
 		}
 	}
 	return nil
+}
+
+// marksSystem reports whether the request's AfterSystem checkpoint is
+// placed: it needs a system prompt to mark.
+func marksSystem(req *model.Request) bool {
+	return req.Cache.AfterSystem && req.System != ""
+}
+
+// ignoredCheckpoints lists the checkpoints of req that are not sent, for
+// model.Response.IgnoredCheckpoints: AfterTools always (tool definitions
+// carry no prompt_cache_breakpoint; the API caches the tools prefix
+// automatically), AfterSystem when there is no system prompt to mark.
+func ignoredCheckpoints(req *model.Request) []model.CacheCheckpoint {
+	var out []model.CacheCheckpoint
+	if req.Cache.AfterSystem && !marksSystem(req) {
+		out = append(out, model.CheckpointAfterSystem)
+	}
+	if req.Cache.AfterTools {
+		out = append(out, model.CheckpointAfterTools)
+	}
+	return out
 }
 
 // systemBreakpoint is the system prompt as a leading system message whose

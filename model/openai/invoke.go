@@ -4,15 +4,15 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"slices"
 
 	sdk "github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/packages/param"
 	"github.com/openai/openai-go/v3/responses"
 
+	"github.com/quiver-go/quiver/discovery"
 	"github.com/quiver-go/quiver/model"
-	"github.com/quiver-go/quiver/search"
-	"github.com/quiver-go/quiver/tools"
 )
 
 // minOutputTokens is the smallest max_output_tokens the Responses API
@@ -20,6 +20,17 @@ import (
 // values is reported, with a clamp, in QuantumNous/new-api#2866
 // (service/openaicompat/chat_to_responses.go).
 const minOutputTokens = 16
+
+// searchToolName is the name the model calls the client-executed search by
+// (the type of the tool_search tool), for the answers that name it.
+const searchToolName = "tool_search"
+
+// functionName is the name pattern of function tools: "Must be a-z, A-Z,
+// 0-9, or contain underscores and dashes, with a maximum length of 64"
+// (shared.FunctionDefinition.Name, openai-go v3.99.0 shared/shared.go; the
+// Responses API's FunctionToolParam and the namespaced functions of a
+// tool_search_output take the same names).
+var functionName = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
 
 // invocation is one Complete call: the request as the provider sees it and
 // what the rounds produced so far.
@@ -31,33 +42,30 @@ type invocation struct {
 	instructions string
 	eager        []responses.ToolUnionParam
 	choice       responses.ResponseNewParamsToolChoiceUnion
-	// deferred are the searchable definitions, in request order; byName and
-	// byDoc index them by wire name and by search document name (the ident).
-	deferred []model.ToolDefinition
-	byName   map[string]int
-	byDoc    map[string]int
-	index    *search.Index
-
-	// searchCap is the turn's budget; used counts the searches answered in
-	// earlier invocations of the turn; exhausted is set once one was refused.
-	searchCap, used int
-	exhausted       bool
+	// forced is the wire name of the tool the request forces, "" for none.
+	forced string
+	// deferred are the searchable definitions by wire name.
+	deferred map[string]model.ToolDefinition
+	// turn is the invocation's discovery (package discovery): the
+	// conversation's discovered tools and the turn's budget come from the
+	// request's discovery state, the answers from the core.
+	turn *discovery.Turn
 
 	// history is the input replayed from the request's messages; loaded
-	// holds the wire names a replayed or new tool_search_output loads.
+	// holds the wire names a replayed tool_search_output loads.
 	history []responses.ResponseInputItemUnionParam
 	loaded  map[string]bool
+	// searchCalls is set once the input holds a tool_search_call (replayed
+	// or of this invocation): tool_search then stays declared.
+	searchCalls bool
 
 	// What this invocation produced: its items (raw, for metadata, and as
-	// input for the next round), message parts, calls and discoveries.
-	items    []json.RawMessage
-	input    []responses.ResponseInputItemUnionParam
-	parts    []model.Part
-	calls    []model.ToolCall
-	found    []tools.Ident
-	searches int
-	refused  bool
-	usage    model.Usage
+	// input for the next round), message parts, calls and usage.
+	items []json.RawMessage
+	input []responses.ResponseInputItemUnionParam
+	parts []model.Part
+	calls []model.ToolCall
+	usage model.Usage
 }
 
 // newInvocation validates req and prepares what every round sends.
@@ -69,14 +77,13 @@ func (c *Client) newInvocation(req *model.Request) (*invocation, error) {
 	if req.MaxTokens < 0 {
 		return nil, fmt.Errorf("openai: MaxTokens must not be negative, got %d", req.MaxTokens)
 	}
+	if name := req.Search.ToolName; name != "" && !functionName.MatchString(name) {
+		return nil, fmt.Errorf("openai: search tool name %q (SearchSettings.ToolName) must match %s", name, functionName)
+	}
 	inv := &invocation{
 		c: c, req: req, modelID: id,
-		byName:    make(map[string]int),
-		byDoc:     make(map[string]int),
-		loaded:    make(map[string]bool),
-		searchCap: req.Search.SearchCap(),
-		used:      model.SearchesThisTurn(req.Messages),
-		exhausted: model.SearchExhaustedThisTurn(req.Messages),
+		deferred: make(map[string]model.ToolDefinition),
+		loaded:   make(map[string]bool),
 	}
 	if inv.choice, err = toolChoice(req.ToolChoice, req.Tools); err != nil {
 		return nil, err
@@ -90,45 +97,71 @@ func (c *Client) newInvocation(req *model.Request) (*invocation, error) {
 	if len(inv.deferred) > 0 && req.MaxTokens <= 0 {
 		return nil, ErrMaxTokensRequired
 	}
+	if inv.turn, err = c.search.Begin(req, searchToolName); err != nil {
+		return nil, fmt.Errorf("openai: %w", err)
+	}
+	if inv.forced != "" {
+		inv.turn.Load(inv.forced)
+	}
 	if err := inv.buildHistory(); err != nil {
+		return nil, err
+	}
+	if err := inv.loadDiscovered(); err != nil {
 		return nil, err
 	}
 	return inv, nil
 }
 
-// partition renders the eager definitions and indexes the deferred ones. A
-// forced tool stays eager: the model must be able to call it at once.
+// partition renders the eager definitions and keeps the deferred ones to
+// search. A forced tool stays eager: the model must be able to call it at
+// once.
 func (inv *invocation) partition() error {
-	forced := ""
 	if inv.req.ToolChoice.Mode == model.ToolChoiceTool {
-		forced = inv.req.ToolChoice.Name
+		inv.forced = inv.req.ToolChoice.Name
 	}
 	seen := make(map[string]bool, len(inv.req.Tools))
 	for _, d := range inv.req.Tools {
-		if d.Name == "" {
-			return fmt.Errorf("openai: tool %q has no wire name", d.Ident)
+		if !functionName.MatchString(d.Name) {
+			return fmt.Errorf("openai: tool name %q must match %s", d.Name, functionName)
 		}
 		if seen[d.Name] {
 			return fmt.Errorf("openai: two tools share the wire name %q", d.Name)
 		}
 		seen[d.Name] = true
-		if !d.Deferred || d.Name == forced {
-			t, err := functionTool(d)
-			if err != nil {
-				return err
-			}
-			inv.eager = append(inv.eager, t)
+		if d.Deferred && d.Name != inv.forced {
+			inv.deferred[d.Name] = d
 			continue
 		}
-		if d.Search == nil {
-			return fmt.Errorf("openai: deferred tool %q has no search document", d.Name)
+		t, err := functionTool(d)
+		if err != nil {
+			return err
 		}
-		if _, dup := inv.byDoc[d.Search.Name]; dup {
-			return fmt.Errorf("openai: deferred tools share the search document name %q", d.Search.Name)
+		inv.eager = append(inv.eager, t)
+	}
+	return nil
+}
+
+// loadDiscovered reconciles the replayed history with the conversation's
+// discovery state. A namespace a replayed tool_search_output holds is
+// loaded at the provider already: a search must not load it twice. A tool
+// the conversation discovered that no replayed output loads — discovered
+// through another adapter, or whose definition changed since its output
+// was sent (the replay dropped it) — is advertised as an ordinary function
+// tool, so it stays callable without a search that could no longer find
+// it.
+func (inv *invocation) loadDiscovered() error {
+	for name := range inv.loaded {
+		inv.turn.Load(name)
+	}
+	for _, d := range inv.turn.LoadedTools() {
+		if inv.loaded[d.Name] || d.Name == inv.forced {
+			continue
 		}
-		inv.byName[d.Name] = len(inv.deferred)
-		inv.byDoc[d.Search.Name] = len(inv.deferred)
-		inv.deferred = append(inv.deferred, d)
+		t, err := functionTool(d)
+		if err != nil {
+			return err
+		}
+		inv.eager = append(inv.eager, t)
 	}
 	return nil
 }
@@ -136,7 +169,6 @@ func (inv *invocation) partition() error {
 // run sends rounds until the model answers without searching, the output
 // budget is spent or the provider fails.
 func (inv *invocation) run(ctx context.Context) (*model.Response, error) {
-	maxRounds := inv.searchCap + 2
 	for round := 0; ; round++ {
 		budget := int64(0)
 		if inv.req.MaxTokens > 0 {
@@ -145,8 +177,8 @@ func (inv *invocation) run(ctx context.Context) (*model.Response, error) {
 				return inv.result(model.StopMaxTokens), nil
 			}
 		}
-		if round == maxRounds {
-			return nil, fmt.Errorf("%w (%d rounds)", ErrSearchLoop, round)
+		if err := inv.turn.NextRound(); err != nil {
+			return nil, fmt.Errorf("openai: %w", err)
 		}
 		resp, err := inv.c.responses.New(ctx, inv.params(budget))
 		if err != nil {
@@ -188,7 +220,7 @@ func (inv *invocation) params(budget int64) responses.ResponseNewParams {
 		Tools:      slices.Clone(inv.eager),
 		ToolChoice: inv.choice,
 	}
-	if len(inv.deferred) > 0 && !inv.exhausted {
+	if inv.offersSearch() {
 		p.Tools = append(p.Tools, searchTool())
 	}
 	if inv.instructions != "" {
@@ -198,6 +230,17 @@ func (inv *invocation) params(budget int64) responses.ResponseNewParams {
 		p.MaxOutputTokens = sdk.Int(budget)
 	}
 	return p
+}
+
+// offersSearch reports whether the request declares tool_search: while
+// there are deferred tools to search and no search of the turn was refused
+// for budget yet, and in any case while the input holds a tool_search_call
+// — an input whose items reference a tool the request does not declare may
+// be rejected, so a history with search calls keeps its tool. A search
+// past the budget is then still answered: refused, in words the model
+// reads (answer).
+func (inv *invocation) offersSearch() bool {
+	return (len(inv.deferred) > 0 && !inv.turn.Exhausted()) || inv.searchCalls
 }
 
 // record keeps an item of this invocation, for metadata and as input.
@@ -223,8 +266,8 @@ func (inv *invocation) result(stop model.StopReason) *model.Response {
 	if msg.Parts == nil {
 		msg.Parts = []model.Part{}
 	}
-	if inv.searches > 0 || inv.refused {
-		msg.SetDiscovery(model.Discovery{Tools: inv.found, Searches: inv.searches, Exhausted: inv.refused})
+	if d, ok := inv.turn.Record(); ok {
+		msg.SetDiscovery(d)
 	}
 	setRecord(&msg, record{Items: inv.items})
 	return &model.Response{

@@ -3,15 +3,12 @@ package openai
 import (
 	"encoding/json"
 	"fmt"
-	"slices"
-	"strings"
 
 	sdk "github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/responses"
 
+	"github.com/quiver-go/quiver/discovery"
 	"github.com/quiver-go/quiver/model"
-	"github.com/quiver-go/quiver/search"
-	"github.com/quiver-go/quiver/tools"
 )
 
 // take records a response's output items and turns them into message parts
@@ -52,6 +49,7 @@ func (inv *invocation) take(resp *responses.Response) []responses.ResponseToolSe
 			tc := call
 			inv.parts = append(inv.parts, model.Part{Kind: model.PartToolCall, ToolCall: &tc})
 		case "tool_search_call":
+			inv.searchCalls = true
 			// Every client search call is answered, a truncated one too
 			// (answer runs only completed ones): a call without its output
 			// would make the stored items an invalid input.
@@ -90,92 +88,78 @@ func usageOf(u responses.ResponseUsage) model.Usage {
 	}
 }
 
-// answer executes one client search call and records its
-// tool_search_output: {"type":"tool_search_output","call_id":<the call's>,
-// "execution":"client","status":"completed","tools":[…]} —
+// answer executes one client search call through the discovery core
+// (Turn.SearchQuery: budget, query, ranking with the weak-hit cut) and
+// records its tool_search_output: {"type":"tool_search_output","call_id":
+// <the call's>,"execution":"client","status":"completed","tools":[…]} —
 // responses.ResponseToolSearchOutputItemParam (openai-go v3.99.0,
-// responses/response.go) and "Client-executed tool search" in
+// responses/response.go: its fields are tools, status, call_id, execution,
+// id and type: there is no text field) and "Client-executed tool search" in
 // https://developers.openai.com/api/docs/guides/tools-tool-search ("Echo the
-// same call_id from tool_search_call in your tool_search_output"). Within
-// the turn's budget the tools are the best matches not loaded yet; past it
-// the list is empty and tool_search is withdrawn for the rest of the turn.
+// same call_id from tool_search_call in your tool_search_output"). The tools
+// are the answer's matches, as namespaced defer_loading functions.
+//
+// An answer that loads nothing — no match, budget spent, no query — still
+// has to reach the model, and the output item cannot carry it: the output
+// is sent with no tools and followed by a developer message whose content
+// is the answer's JSON (answerMessage), e.g.
+// {"error":"search-budget-exhausted","budgetCap":3}. Both are recorded, so
+// they replay in place.
+//
+// A call the provider cut off (status other than "completed": its
+// arguments may be partial) is not run or counted but is answered with no
+// tools, so the stored items never hold a call without its output.
 func (inv *invocation) answer(call responses.ResponseToolSearchCall) error {
-	var matches []model.ToolDefinition
-	switch {
-	case call.Status != responses.ResponseToolSearchCallStatusCompleted:
-		// Cut off by the provider (its arguments may be partial): not run,
-		// not counted, answered with no tools.
-	case inv.used+inv.searches < inv.searchCap:
-		inv.searches++
-		var err error
-		if matches, err = inv.rank(queryOf(call.Arguments)); err != nil {
-			return err
-		}
-	default:
-		inv.exhausted = true
-		inv.refused = true
-	}
-	loaded := make([]responses.ResponseToolSearchOutputItemParamToolUnion, 0, len(matches))
-	for _, d := range matches {
-		ns, err := namespaceTool(d)
-		if err != nil {
-			return err
-		}
-		loaded = append(loaded, ns)
-		inv.loaded[d.Name] = true
-		id := d.Ident
-		if id == "" {
-			id = tools.Ident(d.Search.Name)
-		}
-		if !slices.Contains(inv.found, id) {
-			inv.found = append(inv.found, id)
-		}
-	}
 	out := responses.ResponseToolSearchOutputItemParam{
-		Tools:     loaded,
+		Tools:     []responses.ResponseToolSearchOutputItemParamToolUnion{},
 		CallID:    sdk.String(call.CallID),
 		Execution: responses.ResponseToolSearchOutputItemParamExecutionClient,
 		Status:    responses.ResponseToolSearchOutputItemParamStatusCompleted,
+	}
+	var told json.RawMessage
+	if call.Status == responses.ResponseToolSearchCallStatusCompleted {
+		a := inv.turn.SearchQuery(queryOf(call.Arguments))
+		for _, d := range a.Tools {
+			ns, err := namespaceTool(d)
+			if err != nil {
+				return err
+			}
+			out.Tools = append(out.Tools, ns)
+		}
+		if a.Kind != discovery.Found {
+			told = a.JSON
+		}
 	}
 	raw, err := json.Marshal(out)
 	if err != nil {
 		return fmt.Errorf("openai: encode tool_search_output: %w", err)
 	}
 	inv.record(raw)
+	if told == nil {
+		return nil
+	}
+	if raw, err = json.Marshal(answerMessage(told)); err != nil {
+		return fmt.Errorf("openai: encode search answer: %w", err)
+	}
+	inv.record(raw)
 	return nil
 }
 
-// rank returns the deferred definitions that best match query, at most the
-// client's search limit, leaving out those already loaded.
-func (inv *invocation) rank(query string) ([]model.ToolDefinition, error) {
-	if strings.TrimSpace(query) == "" || len(inv.deferred) == 0 {
-		return nil, nil
+// answerMessage is the input item that tells the model a search's answer
+// when the tool_search_output cannot: {"type":"message","role":"developer",
+// "content":<the answer's JSON>} — responses.EasyInputMessageParam
+// (openai-go v3.99.0, responses/response.go: role "user", "assistant",
+// "system" or "developer"; "Instructions given with the developer or system
+// role take precedence over instructions given with the user role"), a
+// member of the input item union (ResponseInputItemUnionParam.OfMessage)
+// like the tool_search items around it. The developer role says that the
+// application answers, not the user.
+func answerMessage(answer json.RawMessage) responses.EasyInputMessageParam {
+	return responses.EasyInputMessageParam{
+		Type:    responses.EasyInputMessageTypeMessage,
+		Role:    responses.EasyInputMessageRoleDeveloper,
+		Content: responses.EasyInputMessageContentUnionParam{OfString: sdk.String(string(answer))},
 	}
-	if inv.index == nil {
-		ix, err := search.NewIndex(search.DefaultParams())
-		if err != nil {
-			return nil, fmt.Errorf("openai: search index: %w", err)
-		}
-		for _, d := range inv.deferred {
-			if err := ix.Add(*d.Search); err != nil {
-				return nil, fmt.Errorf("openai: deferred tool %q: %w", d.Name, err)
-			}
-		}
-		inv.index = ix
-	}
-	limit := inv.c.searchLimit
-	var out []model.ToolDefinition
-	for _, h := range inv.index.Search(query, limit+len(inv.loaded)) {
-		d := inv.deferred[inv.byDoc[h.Name]]
-		if inv.loaded[d.Name] {
-			continue
-		}
-		out = append(out, d)
-		if len(out) == limit {
-			break
-		}
-	}
-	return out, nil
 }
 
 // queryOf reads the "query" argument of a search call. The SDK decodes

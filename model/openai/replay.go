@@ -59,6 +59,9 @@ func (inv *invocation) replay(rec record, index int) error {
 		if err := json.Unmarshal(raw, &head); err != nil {
 			return fmt.Errorf("openai: message %d: replayed item: %w", index, err)
 		}
+		if head.Type == "tool_search_call" {
+			inv.searchCalls = true
+		}
 		if head.Type == "tool_search_output" {
 			var err error
 			if raw, err = inv.filterSearchOutput(raw); err != nil {
@@ -120,11 +123,11 @@ func (inv *invocation) current(entry json.RawMessage) (bool, string, error) {
 	if err := json.Unmarshal(entry, &head); err != nil {
 		return false, "", fmt.Errorf("replayed tool_search_output entry: %w", err)
 	}
-	i, ok := inv.byName[head.Name]
+	d, ok := inv.deferred[head.Name]
 	if !ok {
 		return false, head.Name, nil
 	}
-	ns, err := namespaceTool(inv.deferred[i])
+	ns, err := namespaceTool(d)
 	if err != nil {
 		return false, head.Name, err
 	}

@@ -75,13 +75,15 @@ func TestReplayDropsChangedDefinitionsFromTheRequestOnly(t *testing.T) {
 	if outs := searchOutputs(p.request(0)); len(outs) != 1 || outs[0] == nil || len(outs[0]) != 0 {
 		t.Errorf("replayed search outputs = %v, want the changed namespace dropped", outs)
 	}
+	// The tool stays discovered (its record is in the transcript): it is
+	// advertised as a function with its new definition, not searched again.
+	equal(t, "function tools", functionTools(p.request(0)), []string{"lookup", "start_export"})
 	after, _ := json.Marshal(stored)
 	if !bytes.Equal(before, after) {
 		t.Error("replay changed the stored transcript")
 	}
 
-	// A removed definition is dropped the same way, and a search may load
-	// the tool again: it is no longer loaded.
+	// A removed definition is dropped the same way, and advertised nowhere.
 	removed := append(catalog()[:1], catalog()[2:]...)
 	p2, c2 := newProvider(t, exchange{body: response("resp_4", "completed", 8, messageItem("msg_2", "OK."))})
 	req2 := baseRequest()
@@ -93,6 +95,18 @@ func TestReplayDropsChangedDefinitionsFromTheRequestOnly(t *testing.T) {
 	if outs := searchOutputs(p2.request(0)); len(outs) != 1 || len(outs[0]) != 0 {
 		t.Errorf("replayed search outputs = %v, want the removed namespace dropped", outs)
 	}
+	equal(t, "function tools", functionTools(p2.request(0)), []string{"lookup"})
+}
+
+// functionTools returns the names of a request's function tools.
+func functionTools(body map[string]any) []string {
+	var out []string
+	for _, t := range body["tools"].([]any) {
+		if m := t.(map[string]any); m["type"] == "function" {
+			out = append(out, m["name"].(string))
+		}
+	}
+	return out
 }
 
 func TestReplayedToolsAreNotLoadedTwice(t *testing.T) {

@@ -72,15 +72,6 @@ func TestCacheAfterSystemMarksTheSystemPrompt(t *testing.T) {
 	}
 }
 
-func TestCacheAfterToolsIsRefused(t *testing.T) {
-	_, c := newProvider(t)
-	req := baseRequest()
-	req.Cache.AfterTools = true
-	if _, err := c.Complete(context.Background(), req); !errors.Is(err, ErrCacheCheckpointUnsupported) {
-		t.Fatalf("err = %v, want ErrCacheCheckpointUnsupported", err)
-	}
-}
-
 func TestForcedDeferredToolIsSentEagerly(t *testing.T) {
 	p, c := newProvider(t, exchange{golden: "forced_tool", body: response("resp_1", "completed", 9,
 		functionCallItem("fc_1", "call_1", "send_invoice", "", `{"customer":"c1"}`))})

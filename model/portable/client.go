@@ -1,34 +1,27 @@
 package portable
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
 
+	"github.com/quiver-go/quiver/discovery"
 	"github.com/quiver-go/quiver/model"
-	"github.com/quiver-go/quiver/tools"
 )
 
-// ErrSearchLoop is returned when a model keeps searching after its budget
-// is spent, instead of answering or calling a tool.
-var ErrSearchLoop = errors.New("portable: the model kept searching")
-
 // DefaultResultLimit is how many tools one search returns.
-const DefaultResultLimit = 5
+const DefaultResultLimit = discovery.DefaultResultLimit
 
 // DefaultMinRelativeScore is the least score, as a fraction of the best
 // hit's, for a scored hit to be returned and discovered.
-const DefaultMinRelativeScore = 0.5
+const DefaultMinRelativeScore = discovery.DefaultMinRelativeScore
 
 // Client adds portable tool search to an inner client.
 type Client struct {
-	inner       model.Client
-	limit       int
-	minRelative float64
-	indexes     indexCache
+	inner  model.Client
+	search []discovery.Option
+	engine *discovery.Engine
 }
 
 // Option configures a Client.
@@ -36,32 +29,25 @@ type Option func(*Client)
 
 // WithResultLimit sets how many tools one search returns (n > 0).
 func WithResultLimit(n int) Option {
-	return func(c *Client) {
-		if n > 0 {
-			c.limit = n
-		}
-	}
+	return func(c *Client) { c.search = append(c.search, discovery.WithResultLimit(n)) }
 }
 
 // WithMinRelativeScore sets the least score, as a fraction (0..1) of the
 // best hit's, for a scored hit to be returned; 0 returns every hit up to
 // the limit.
 func WithMinRelativeScore(f float64) Option {
-	return func(c *Client) {
-		if f >= 0 && f <= 1 {
-			c.minRelative = f
-		}
-	}
+	return func(c *Client) { c.search = append(c.search, discovery.WithMinRelativeScore(f)) }
 }
 
 // Wrap returns inner with portable search. Requests without deferred tools,
 // or whose search mode is not model.SearchPortable, go to inner unchanged
 // (inner then searches natively or returns model.ErrToolSearchUnsupported).
 func Wrap(inner model.Client, opts ...Option) *Client {
-	c := &Client{inner: inner, limit: DefaultResultLimit, minRelative: DefaultMinRelativeScore}
+	c := &Client{inner: inner}
 	for _, o := range opts {
 		o(c)
 	}
+	c.engine = discovery.New(c.search...)
 	return c
 }
 
@@ -106,102 +92,74 @@ func (c *Client) Stream(ctx context.Context, req *model.Request) (model.Streamer
 	return model.ResponseStream(ctx, resp), nil
 }
 
-// session is one invocation: the active tools, the budget and the
+// session is one invocation: the active tools, the discovery turn and the
 // messages produced so far.
 type session struct {
 	c      *Client
 	req    *model.Request
 	name   string
-	budget int
-	used   int
-	// exhausted is set once a search was refused for want of budget in
-	// this turn.
-	exhausted bool
-	deferred  map[tools.Ident]model.ToolDefinition
-	active    []model.ToolDefinition
-	index     searcher
-	msgs      []model.Message
-	out       model.Response
+	turn   *discovery.Turn
+	active []model.ToolDefinition
+	msgs   []model.Message
+	out    model.Response
 }
 
 func (c *Client) newSession(req *model.Request) (*session, error) {
 	s := &session{
-		c:         c,
-		req:       req,
-		name:      req.Search.SearchToolName(),
-		budget:    req.Search.SearchCap(),
-		used:      model.SearchesThisTurn(req.Messages),
-		exhausted: model.SearchExhaustedThisTurn(req.Messages),
-		deferred:  map[tools.Ident]model.ToolDefinition{},
-		msgs:      model.CloneMessages(req.Messages),
+		c:    c,
+		req:  req,
+		name: req.Search.SearchToolName(),
+		msgs: model.CloneMessages(req.Messages),
 	}
-	var docs []model.ToolDefinition
 	for _, d := range req.Tools {
 		switch {
 		case d.Name == s.name:
 			return nil, fmt.Errorf("portable: tool %q has the search tool's name: rename it or set another SearchSettings.ToolName", d.Name)
 		case !d.Deferred:
 			s.active = append(s.active, d.Clone())
-		case d.Search == nil:
-			return nil, fmt.Errorf("portable: deferred tool %q has no search document: give it one or advertise it inline", d.Name)
-		case d.Ident == "":
-			return nil, fmt.Errorf("portable: deferred tool %q has no ident to record its discovery with", d.Name)
-		default:
-			s.deferred[d.Ident] = d
-			docs = append(docs, d)
 		}
 	}
-	index, err := c.indexes.get(docs)
+	turn, err := c.engine.Begin(req, s.name)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("portable: %w", err)
 	}
-	s.index = index
-	for _, id := range model.DiscoveredTools(req.Messages) {
-		s.activate(id)
-	}
+	s.turn = turn
 	if req.ToolChoice.Mode == model.ToolChoiceTool {
 		// A forced tool stays eager even when deferred.
-		for id, d := range s.deferred {
-			if d.Name == req.ToolChoice.Name {
-				s.activate(id)
-			}
-		}
+		turn.Load(req.ToolChoice.Name)
+	}
+	for _, d := range turn.LoadedTools() {
+		s.activate(d)
 	}
 	return s, nil
 }
 
 // activate makes a deferred tool callable from the next request on.
-func (s *session) activate(id tools.Ident) bool {
-	d, ok := s.deferred[id]
-	if !ok || slices.ContainsFunc(s.active, func(a model.ToolDefinition) bool { return a.Ident == id }) {
-		return false
+func (s *session) activate(d model.ToolDefinition) {
+	if slices.ContainsFunc(s.active, func(a model.ToolDefinition) bool { return a.Name == d.Name }) {
+		return
 	}
 	d = d.Clone()
 	d.Deferred = false
 	d.Search = nil
 	s.active = append(s.active, d)
-	return true
 }
 
-// maxExtraRounds bounds the search rounds of one invocation beyond the
-// budget, so a model that keeps searching after exhaustion ends in an error
-// instead of a loop.
-const maxExtraRounds = 2
-
 func (s *session) run(ctx context.Context) (*model.Response, error) {
-	for round := 0; ; round++ {
-		if round > s.budget+maxExtraRounds {
-			return nil, fmt.Errorf("%w: it kept calling %s after its search budget of %d was spent", ErrSearchLoop, s.name, s.budget)
+	for {
+		if err := s.turn.NextRound(); err != nil {
+			return nil, err
 		}
 		inner := *s.req
 		inner.Messages = s.msgs
 		inner.Tools = slices.Clone(s.active)
-		if !s.exhausted {
+		if !s.turn.Exhausted() {
 			// Once the budget is spent the search tool leaves the turn's
 			// requests, so a model cannot keep searching.
 			inner.Tools = append(inner.Tools, s.searchTool())
 		}
 		inner.Search = model.SearchSettings{}
+		inner.Discovery = nil
 		if s.req.MaxTokens > 0 {
 			// Search rounds share the invocation's output budget.
 			inner.MaxTokens = s.req.MaxTokens - s.out.Usage.OutputTokens
@@ -215,6 +173,8 @@ func (s *session) run(ctx context.Context) (*model.Response, error) {
 			return nil, err
 		}
 		s.out.Usage = s.out.Usage.Add(resp.Usage)
+		// Checkpoints the inner client ignored in any round, each once.
+		s.out.IgnoredCheckpoints = model.AddCheckpoints(s.out.IgnoredCheckpoints, resp.IgnoredCheckpoints...)
 		s.out.Messages = append(s.out.Messages, resp.Messages...)
 		s.msgs = append(s.msgs, model.CloneMessages(resp.Messages)...)
 		var searches, calls []model.ToolCall
@@ -243,18 +203,23 @@ func (s *session) run(ctx context.Context) (*model.Response, error) {
 	}
 }
 
+// SearchInstruction implements model.SearchInstructor: a model on portable
+// search calls the search tool; otherwise requests reach the inner client,
+// whose own search the refusal names.
+func (c *Client) SearchInstruction(s model.SearchSettings) string {
+	if s.Mode == model.SearchPortable {
+		return s.PortableInstruction()
+	}
+	if si, ok := c.inner.(model.SearchInstructor); ok {
+		return si.SearchInstruction(s)
+	}
+	return ""
+}
+
+var _ model.SearchInstructor = (*Client)(nil)
+
 // errNilRequest is returned for a nil request instead of a panic.
 var errNilRequest = errors.New("portable: nil request")
 
 // compile-time check
 var _ model.Client = (*Client)(nil)
-
-// encode writes v as JSON without escaping <, > and & (a model reads it).
-// v is built here from strings and ints, so encoding cannot fail.
-func encode(v any) json.RawMessage {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(v)
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
-}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/quiver-go/quiver/discovery"
 	"github.com/quiver-go/quiver/model"
 	"github.com/quiver-go/quiver/model/scripted"
 	"github.com/quiver-go/quiver/search"
@@ -199,7 +200,7 @@ func TestAModelThatKeepsSearchingEndsInAnError(t *testing.T) {
 		steps = append(steps, scripted.Call("search_tools", `{"query":"x"}`))
 	}
 	_, err := Wrap(scripted.New(steps...)).Complete(context.Background(), workspaceRequest())
-	if !errors.Is(err, ErrSearchLoop) || !strings.Contains(err.Error(), "kept calling search_tools") {
+	if !errors.Is(err, discovery.ErrSearchLoop) || !strings.Contains(err.Error(), "kept calling search_tools") {
 		t.Fatalf("err = %v", err)
 	}
 }

@@ -185,6 +185,7 @@ func cloneRequest(req *model.Request) model.Request {
 func cloneResponse(resp *model.Response) *model.Response {
 	c := *resp
 	c.Messages = model.CloneMessages(resp.Messages)
+	c.IgnoredCheckpoints = slices.Clone(resp.IgnoredCheckpoints)
 	if resp.ToolCalls != nil {
 		c.ToolCalls = make([]model.ToolCall, len(resp.ToolCalls))
 		for i, call := range resp.ToolCalls {

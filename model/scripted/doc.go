@@ -14,8 +14,10 @@
 // calls are repeated in Response.ToolCalls; Respond returns a response
 // verbatim; Fail returns an error; Func computes the response from the
 // request and Choose picks the step from it (e.g. to call a tool the
-// request shows was discovered). A request after the last step fails with
-// ErrScriptExhausted.
+// request shows was discovered); IgnoreCache wraps a step so its response
+// lists the request's cache checkpoints as ignored, as an adapter for a
+// provider without prompt caching does. A request after the last step
+// fails with ErrScriptExhausted.
 //
 // Deferred tools: unlike a provider adapter, the client does not return
 // model.ErrToolSearchUnsupported for them. It searches nothing — a script

@@ -1,0 +1,203 @@
+package discovery
+
+import (
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/quiver-go/quiver/model"
+	"github.com/quiver-go/quiver/search"
+	"github.com/quiver-go/quiver/tools"
+)
+
+// def is a deferred definition of ws.<name> described by text.
+func def(name, text string) model.ToolDefinition {
+	id := tools.Ident("ws." + name)
+	doc := search.NewDocument(search.Source{Name: string(id), Title: text, Description: text}).WithAliases(name)
+	return model.ToolDefinition{Name: name, Ident: id, Description: text, Deferred: true, Search: &doc}
+}
+
+func catalogRequest(extra ...model.ToolDefinition) *model.Request {
+	tools := []model.ToolDefinition{
+		{Name: "openTable", Ident: "ws.openTable", Description: "Open a table."},
+		def("startExport", "Export a table to a CSV file"),
+		def("cancelExport", "Cancel a running export"),
+		def("indexStats", "Show index statistics of a table"),
+	}
+	return &model.Request{Tools: append(tools, extra...), Search: model.SearchSettings{Mode: model.SearchPortable}}
+}
+
+func TestSearchDiscoversAndRecords(t *testing.T) {
+	turn, err := New().Begin(catalogRequest(), "search_tools")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := turn.SearchQuery("export a table to csv")
+	if a.Kind != Found || len(a.Tools) == 0 || a.Tools[0].Name != "startExport" {
+		t.Fatalf("answer %+v", a)
+	}
+	if !strings.Contains(string(a.JSON), `"name":"startExport"`) || !turn.Loaded("startExport") {
+		t.Fatalf("answer %s, loaded %v", a.JSON, turn.Loaded("startExport"))
+	}
+	// A second search does not return what is loaded already.
+	again := turn.SearchQuery("startExport")
+	for _, d := range again.Tools {
+		if d.Name == "startExport" {
+			t.Fatalf("a loaded tool was found again: %s", again.JSON)
+		}
+	}
+	rec, ok := turn.Record()
+	if !ok || rec.Searches != 2 || rec.Tools[0] != "ws.startExport" || rec.Exhausted {
+		t.Fatalf("record %+v", rec)
+	}
+}
+
+func TestNoMatchNamesTheCallableTools(t *testing.T) {
+	req := catalogRequest()
+	req.Discovery = &model.DiscoveryState{Tools: []tools.Ident{"ws.indexStats"}}
+	turn, err := New().Begin(req, "search_tools")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := turn.SearchQuery("zebra giraffe")
+	if a.Kind != NoMatch || a.IsError() {
+		t.Fatalf("answer %+v", a)
+	}
+	var body struct {
+		Tools   []any  `json:"tools"`
+		Message string `json:"message"`
+	}
+	if err := json.Unmarshal(a.JSON, &body); err != nil || body.Tools == nil || len(body.Tools) != 0 {
+		t.Fatalf("no-match JSON %s", a.JSON)
+	}
+	if !strings.HasSuffix(body.Message, "use one of: indexStats, openTable") {
+		t.Fatalf("message %q", body.Message)
+	}
+	if rec, _ := turn.Record(); rec.Searches != 1 {
+		t.Fatalf("a search that found nothing still counts: %+v", rec)
+	}
+}
+
+func TestBudgetAndInvalidQueries(t *testing.T) {
+	req := catalogRequest()
+	req.Search.Cap = 2
+	req.Discovery = &model.DiscoveryState{Searches: 1}
+	turn, err := New().Begin(req, "search_tools")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a := turn.Search(json.RawMessage(`{"q":"x"}`)); a.Kind != InvalidQuery || !a.IsError() || !strings.Contains(string(a.JSON), "search_tools takes") {
+		t.Fatalf("invalid query: %+v", a)
+	}
+	if a := turn.Search(json.RawMessage(`{"query":"cancel export"}`)); a.Kind != Found {
+		t.Fatalf("second search of the turn: %+v", a)
+	}
+	a := turn.SearchQuery("index statistics")
+	if a.Kind != BudgetExhausted || string(a.JSON) != `{"error":"search-budget-exhausted","budgetCap":2}` || !turn.Exhausted() {
+		t.Fatalf("third search: %+v", a)
+	}
+	if rec, _ := turn.Record(); rec.Searches != 1 || !rec.Exhausted {
+		t.Fatalf("record %+v", rec)
+	}
+}
+
+func TestWeakHitsAreCut(t *testing.T) {
+	// A query that matches one tool strongly and another by one common
+	// word only.
+	req := catalogRequest(def("exportChart", "Render a chart as an image"))
+	turn, err := New(WithMinRelativeScore(0.9)).Begin(req, "search_tools")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := turn.SearchQuery("cancel a running export")
+	if a.Kind != Found || len(a.Tools) != 1 || a.Tools[0].Name != "cancelExport" {
+		t.Fatalf("tools %v", names(a.Tools))
+	}
+	all, _ := New(WithMinRelativeScore(0)).Begin(req, "search_tools")
+	if b := all.SearchQuery("cancel a running export"); len(b.Tools) < 2 {
+		t.Fatalf("without the cut: %v", names(b.Tools))
+	}
+}
+
+func TestIndexIsCachedByFingerprint(t *testing.T) {
+	e := New()
+	req := catalogRequest()
+	t1, _ := e.Begin(req, "s")
+	reordered := catalogRequest()
+	reordered.Tools[1], reordered.Tools[3] = reordered.Tools[3], reordered.Tools[1]
+	t2, _ := e.Begin(reordered, "s")
+	if t1.index != t2.index {
+		t.Fatal("the same catalog in another order was indexed twice")
+	}
+	changed := catalogRequest(def("newTool", "Something new"))
+	t3, _ := e.Begin(changed, "s")
+	if t3.index == t1.index || Fingerprint(changed.Tools) == Fingerprint(req.Tools) {
+		t.Fatal("a changed catalog reused the old index")
+	}
+}
+
+func TestSearchLoopIsBounded(t *testing.T) {
+	req := catalogRequest()
+	req.Search.Cap = 1
+	turn, _ := New().Begin(req, "search_tools")
+	for i := 0; i < 3; i++ {
+		if err := turn.NextRound(); err != nil {
+			t.Fatalf("round %d: %v", i+1, err)
+		}
+	}
+	if err := turn.NextRound(); !errors.Is(err, ErrSearchLoop) {
+		t.Fatalf("round 4 with a budget of 1: %v", err)
+	}
+}
+
+func TestBeginRefusesUnsearchableDefinitions(t *testing.T) {
+	bad := def("x", "x")
+	bad.Search = nil
+	if _, err := New().Begin(catalogRequest(bad), "s"); err == nil || !strings.Contains(err.Error(), `"x" has no search document`) {
+		t.Fatalf("err = %v", err)
+	}
+	wrong := def("y", "y")
+	wrong.Ident = "ws.other"
+	if _, err := New().Begin(catalogRequest(wrong), "s"); err == nil || !strings.Contains(err.Error(), "not by its ident") {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestStateComesFromTheRequestOrItsMessages(t *testing.T) {
+	msg := model.AssistantMessage("found")
+	msg.SetDiscovery(model.Discovery{Tools: []tools.Ident{"ws.cancelExport"}, Searches: 1})
+	req := catalogRequest()
+	req.Messages = []model.Message{model.UserMessage("go"), msg}
+	turn, _ := New().Begin(req, "s")
+	if !turn.Loaded("cancelExport") || turn.used != 1 {
+		t.Fatalf("derived state: loaded %v, used %d", turn.Loaded("cancelExport"), turn.used)
+	}
+	req.Discovery = &model.DiscoveryState{}
+	turn, _ = New().Begin(req, "s")
+	if turn.Loaded("cancelExport") || turn.used != 0 {
+		t.Fatal("the request's own state was not used")
+	}
+}
+
+func names(defs []model.ToolDefinition) []string {
+	var out []string
+	for _, d := range defs {
+		out = append(out, d.Name)
+	}
+	return out
+}
+
+func TestSearchingAgainForALoadedToolLoadsNoWeakNeighbour(t *testing.T) {
+	req := catalogRequest()
+	req.Discovery = &model.DiscoveryState{Tools: []tools.Ident{"ws.cancelExport"}}
+	turn, err := New().Begin(req, "search_tools")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// cancelExport matches best; startExport only shares "export".
+	a := turn.SearchQuery("cancel running export")
+	if a.Kind != NoMatch || !strings.Contains(string(a.JSON), "cancelExport") {
+		t.Fatalf("answer %s: a weak neighbour of the loaded tool was loaded", a.JSON)
+	}
+}

@@ -1,0 +1,25 @@
+// Package discovery answers every tool search our code executes — the
+// portable search_tools function, OpenAI's client-executed tool_search,
+// Anthropic's client-side search tool, and later the MCP server's search —
+// so that one query on one catalog finds the same tools whichever provider
+// the model runs on. Adapters only render its answers in provider shapes.
+//
+// It owns:
+//   - the index of a catalog's deferred tools, cached by the catalog's
+//     fingerprint (Fingerprint) and rebuilt only when the catalog changes;
+//   - the per-turn search budget (model.SearchSettings.Cap);
+//   - ranking with the weak-hit cut: scored hits below a fraction of the
+//     best one are not discovered (name-tier hits always are);
+//   - the answers a model reads: results, no match (naming the tools it can
+//     call without searching), budget exhausted (seed 004's
+//     {"error":"search-budget-exhausted","budgetCap":N}) and invalid query;
+//   - the discovery record (model.Discovery) of an invocation;
+//   - ErrSearchLoop, for a model that keeps searching past its budget.
+//
+// Invariants:
+//   - A search returns only tools not discovered yet; a tool discovered
+//     once stays discovered for the rest of the conversation.
+//   - The budget counts searches our code answered in the current turn,
+//     earlier invocations included; an invalid query costs nothing.
+//   - Answers name tools by wire name and never echo more than the query.
+package discovery
