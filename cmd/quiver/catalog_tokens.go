@@ -9,7 +9,10 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/quiver-go/quiver/model"
+	"github.com/quiver-go/quiver/model/anthropic"
 	"github.com/quiver-go/quiver/model/tokencount"
+	"github.com/quiver-go/quiver/model/tokencount/advertised"
 	"github.com/quiver-go/quiver/tools/catalogfile"
 )
 
@@ -27,41 +30,50 @@ func newCatalogCommand() *cobra.Command {
 
 // tokensOptions are the flags of quiver catalog tokens.
 type tokensOptions struct {
-	catalog     string
-	inline      string
-	inlineCount int
-	provider    string
-	json        bool
+	catalog         string
+	inline          string
+	inlineCount     int
+	provider        string
+	anthropicSearch string
+	cacheAfterTools bool
+	json            bool
 }
 
 // newCatalogTokensCommand returns quiver catalog tokens.
 func newCatalogTokensCommand() *cobra.Command {
 	var opts tokensOptions
 	cmd := &cobra.Command{
-		Use:   "tokens [--catalog FILE] [--provider openai|anthropic] [--inline NAMES | --inline-count N] [--json]",
+		Use:   "tokens [--catalog FILE] [--provider openai|anthropic] [--anthropic-search bm25|regex|client] [--cache-after-tools] [--inline NAMES | --inline-count N] [--json]",
 		Short: "Count the tokens a catalog's tool definitions cost in a request",
 		Long: `Count the o200k_base tokens a request advertising the catalog loads into
 the model's context: every tool inline (all-inline), every tool deferred
 behind the search tool (search-only), and, with --inline or --inline-count,
 the chosen tools inline and the rest deferred (split).
 
+The bytes counted are the "tools" array the provider adapter sends: the
+catalog's definitions as the runtime advertises them (its wire names, in
+ident order; a file name with dots is an ident, one without belongs to the
+toolset "catalog"), rendered by the adapter itself.
+
 --provider openai (the default) counts the "tools" array of an OpenAI
 Responses request: inline tools as functions and, when some are deferred,
-one client-executed tool_search tool; deferred tools are not in the request.
+the client-executed tool_search tool; deferred tools are not in the request.
 
---provider anthropic renders the "tools" array of an Anthropic Messages
+--provider anthropic counts the "tools" array of an Anthropic Messages
 request: every tool as a custom tool, deferred ones with
-"defer_loading": true, plus the hosted tool_search_tool_bm25 search tool.
-Deferred definitions are sent but not loaded into the model's context until
-a search finds them, so the count covers the non-deferred definitions and
-the search tool. Anthropic's tokenizer is not available offline: the
-o200k_base figure is an approximation.
+"defer_loading": true, then the search tool of --anthropic-search (the
+hosted BM25 tool by default). Deferred definitions are sent but not loaded
+into the model's context until a search finds them, so the count covers the
+other definitions and the search tool. --cache-after-tools adds the
+cache_control the adapter puts on the last tool. Anthropic's tokenizer is
+not available offline: the o200k_base figure is an approximation.
 
 --inline takes tool names separated by commas; --inline-count N takes the
 first N tools in file order.`,
 		Example: `  quiver catalog tokens
-  quiver catalog tokens --inline openTable,applyFilter,runQuery
-  quiver catalog tokens --provider anthropic --inline openTable,applyFilter,runQuery
+  quiver catalog tokens --inline workspace.openTable,workspace.applyFilter,workspace.runQuery
+  quiver catalog tokens --provider anthropic --inline workspace.openTable,workspace.applyFilter,workspace.runQuery
+  quiver catalog tokens --provider anthropic --anthropic-search client --cache-after-tools --inline-count 3
   quiver catalog tokens --catalog tools.json --inline-count 10 --json`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -72,16 +84,26 @@ first N tools in file order.`,
 			if byCount && opts.inlineCount < 0 {
 				return usagef("--inline-count %d: want 0 or more", opts.inlineCount)
 			}
-			if !slices.Contains(tokencount.Providers(), tokencount.Provider(opts.provider)) {
+			if !slices.Contains(advertised.Providers(), advertised.Provider(opts.provider)) {
 				return usagef("--provider %q: want %s", opts.provider, providerList())
 			}
-			return runTokens(cmd.OutOrStdout(), opts, byName, byCount)
+			variant, ok := searchVariant(opts.anthropicSearch)
+			if !ok {
+				return usagef("--anthropic-search %q: want %s", opts.anthropicSearch, variantList())
+			}
+			if cmd.Flags().Changed("anthropic-search") && advertised.Provider(opts.provider) != advertised.ProviderAnthropic {
+				return usagef("--anthropic-search applies to --provider anthropic only")
+			}
+			o := advertised.Options{AnthropicSearch: variant, Cache: model.CacheCheckpoints{AfterTools: opts.cacheAfterTools}}
+			return runTokens(cmd.OutOrStdout(), opts, o, byName, byCount)
 		},
 	}
 	cmd.Flags().StringVar(&opts.catalog, "catalog", "", "catalog `FILE` (MCP tools/list JSON); the embedded workspace catalog when omitted")
 	cmd.Flags().StringVar(&opts.inline, "inline", "", "comma-separated `NAMES` of the tools to keep inline; the rest are deferred")
 	cmd.Flags().IntVar(&opts.inlineCount, "inline-count", 0, "keep the first `N` tools of the file inline; the rest are deferred")
-	cmd.Flags().StringVar(&opts.provider, "provider", string(tokencount.ProviderOpenAI), "request shape to count: "+providerList())
+	cmd.Flags().StringVar(&opts.provider, "provider", string(advertised.ProviderOpenAI), "provider adapter whose request to count: "+providerList())
+	cmd.Flags().StringVar(&opts.anthropicSearch, "anthropic-search", anthropic.SearchBM25.String(), "search variant of the Anthropic adapter: "+variantList())
+	cmd.Flags().BoolVar(&opts.cacheAfterTools, "cache-after-tools", false, "count the request of an agent with a cache checkpoint after the tools (cache_control on Anthropic; OpenAI ignores it)")
 	cmd.Flags().BoolVar(&opts.json, "json", false, `print {"provider":…,"encoding":…,["approximate":true,]"tools":N,"shapes":[{"name":…,"inline":N,"deferred":N,"tokens":N}]}`)
 	return cmd
 }
@@ -89,11 +111,38 @@ first N tools in file order.`,
 // providerList names the valid --provider values, e.g. "openai or
 // anthropic".
 func providerList() string {
-	ps := tokencount.Providers()
+	ps := advertised.Providers()
 	names := make([]string, len(ps))
 	for i, p := range ps {
 		names[i] = string(p)
 	}
+	return orList(names)
+}
+
+// searchVariants are the Anthropic adapter's search variants.
+var searchVariants = []anthropic.SearchVariant{anthropic.SearchBM25, anthropic.SearchRegex, anthropic.SearchClient}
+
+// searchVariant returns the variant named name ("bm25", "regex", "client").
+func searchVariant(name string) (anthropic.SearchVariant, bool) {
+	for _, v := range searchVariants {
+		if v.String() == name {
+			return v, true
+		}
+	}
+	return 0, false
+}
+
+// variantList names the valid --anthropic-search values.
+func variantList() string {
+	names := make([]string, len(searchVariants))
+	for i, v := range searchVariants {
+		names[i] = v.String()
+	}
+	return orList(names)
+}
+
+// orList joins names as "a, b or c".
+func orList(names []string) string {
 	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }
 
@@ -101,14 +150,14 @@ func providerList() string {
 // present, and true, only when the count uses a vocabulary other than the
 // provider's own (anthropic).
 type jsonTokens struct {
-	Provider    tokencount.Provider `json:"provider"`
+	Provider    advertised.Provider `json:"provider"`
 	Encoding    string              `json:"encoding"`
 	Approximate bool                `json:"approximate,omitempty"`
 	Tools       int                 `json:"tools"`
-	Shapes      []tokencount.Shape  `json:"shapes"`
+	Shapes      []advertised.Shape  `json:"shapes"`
 }
 
-func runTokens(w io.Writer, opts tokensOptions, byName, byCount bool) error {
+func runTokens(w io.Writer, opts tokensOptions, o advertised.Options, byName, byCount bool) error {
 	c, err := loadCatalog(opts.catalog)
 	if err != nil {
 		return err
@@ -125,8 +174,8 @@ func runTokens(w io.Writer, opts tokensOptions, byName, byCount bool) error {
 		}
 		split = inlineFirst(c, opts.inlineCount)
 	}
-	provider := tokencount.Provider(opts.provider)
-	shapes, err := tokencount.CompareFor(provider, c.Tools, split)
+	provider := advertised.Provider(opts.provider)
+	shapes, err := advertised.CompareFor(provider, c.Tools, split, o)
 	if err != nil {
 		return err
 	}
@@ -140,14 +189,19 @@ func runTokens(w io.Writer, opts tokensOptions, byName, byCount bool) error {
 		})
 	}
 	fmt.Fprintf(w, "catalog   %s: %d tools\n", c.Source, len(c.Tools))
+	_, searchTool, err := advertised.SearchTool(provider, o)
+	if err != nil {
+		return err
+	}
 	switch provider {
-	case tokencount.ProviderAnthropic:
-		fmt.Fprintf(w, "counting  %s tokens of the Anthropic Messages \"tools\" array loaded into context:\n", tokencount.Encoding)
-		fmt.Fprintf(w, "          the non-deferred definitions and the %s search tool;\n", tokencount.AnthropicSearchToolName)
+	case advertised.ProviderAnthropic:
+		fmt.Fprintf(w, "counting  %s tokens of the \"tools\" array the Anthropic Messages adapter sends, loaded into context:\n", tokencount.Encoding)
+		fmt.Fprintf(w, "          the non-deferred definitions and the %s search tool (%s);\n", o.AnthropicSearch, searchTool)
 		fmt.Fprintf(w, "          deferred definitions (\"defer_loading\": true) are sent but not counted\n")
 		fmt.Fprintf(w, "note      TOKENS is an approximation: Anthropic's tokenizer is not available offline,\n          so %s stands in\n\n", tokencount.Encoding)
 	default:
-		fmt.Fprintf(w, "counting  %s tokens of the OpenAI Responses \"tools\" array\n\n", tokencount.Encoding)
+		fmt.Fprintf(w, "counting  %s tokens of the \"tools\" array the OpenAI Responses adapter sends:\n", tokencount.Encoding)
+		fmt.Fprintf(w, "          the inline definitions and, when some are deferred, the %s search tool\n\n", searchTool)
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "SHAPE\tINLINE\tDEFERRED\tTOKENS")

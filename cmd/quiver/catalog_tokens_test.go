@@ -5,13 +5,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/quiver-go/quiver/model/tokencount"
+	"github.com/quiver-go/quiver/model/tokencount/advertised"
 )
 
 // tokenShapes decodes the --json output of quiver catalog tokens for the
 // given provider, checking its keys exactly: "approximate" (true) is there
 // for anthropic only.
-func tokenShapes(t *testing.T, stdout, provider string) (tools int, shapes []tokencount.Shape) {
+func tokenShapes(t *testing.T, stdout, provider string) (tools int, shapes []advertised.Shape) {
 	t.Helper()
 	keys := []string{"provider", "encoding", "tools", "shapes"}
 	if provider == "anthropic" {
@@ -37,7 +37,7 @@ func tokenShapes(t *testing.T, stdout, provider string) (tools int, shapes []tok
 	if provider == "anthropic" && (raw.Approximate == nil || !*raw.Approximate) {
 		t.Errorf("approximate = %v, want true", raw.Approximate)
 	}
-	shapes = make([]tokencount.Shape, len(raw.Shapes))
+	shapes = make([]advertised.Shape, len(raw.Shapes))
 	for i, s := range raw.Shapes {
 		wantKeys(t, s, "name", "inline", "deferred", "tokens")
 		if err := json.Unmarshal(s, &shapes[i]); err != nil {
@@ -147,5 +147,33 @@ func TestTokensUnknownProvider(t *testing.T) {
 	r := quiver(t, "catalog", "tokens", "--provider", "gemini")
 	if r.code != exitUsage || !strings.HasPrefix(r.stderr, `quiver: --provider "gemini": want openai or anthropic`+"\n") || r.stdout != "" {
 		t.Errorf("exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+}
+
+func TestTokensAnthropicSearchAndCache(t *testing.T) {
+	base := []string{"catalog", "tokens", "--provider", "anthropic", "--inline-count", "3", "--json"}
+	_, bm25 := tokenShapes(t, quiver(t, base...).mustSucceed(t).stdout, "anthropic")
+	_, client := tokenShapes(t, quiver(t, append(base, "--anthropic-search", "client")...).mustSucceed(t).stdout, "anthropic")
+	_, cached := tokenShapes(t, quiver(t, append(base, "--cache-after-tools")...).mustSucceed(t).stdout, "anthropic")
+	// The hosted tool is a type and a name; the client-side one carries a
+	// description and a schema; cache_control adds to the last tool.
+	if !(client[1].Tokens > bm25[1].Tokens && cached[1].Tokens > bm25[1].Tokens && cached[0].Tokens > bm25[0].Tokens) {
+		t.Errorf("bm25 %+v, client %+v, cached %+v", bm25, client, cached)
+	}
+	text := quiver(t, "catalog", "tokens", "--provider", "anthropic", "--anthropic-search", "regex", "--inline-count", "3").mustSucceed(t)
+	if !strings.Contains(text.stdout, "tool_search_tool_regex") {
+		t.Errorf("output does not name the regex search tool:\n%s", text.stdout)
+	}
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--provider", "anthropic", "--anthropic-search", "vector"}, `quiver: --anthropic-search "vector": want bm25, regex or client` + "\n"},
+		{[]string{"--anthropic-search", "regex"}, "quiver: --anthropic-search applies to --provider anthropic only\n"},
+	} {
+		r := quiver(t, append([]string{"catalog", "tokens"}, tt.args...)...)
+		if r.code != exitUsage || !strings.HasPrefix(r.stderr, tt.want) || r.stdout != "" {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q", tt.args, r.code, r.stdout, r.stderr)
+		}
 	}
 }

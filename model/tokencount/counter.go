@@ -1,6 +1,7 @@
 package tokencount
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -8,7 +9,6 @@ import (
 	"github.com/tiktoken-go/tokenizer"
 
 	"github.com/quiver-go/quiver/model"
-	"github.com/quiver-go/quiver/tools/catalogfile"
 )
 
 // The framing OpenAI's chat format adds to a conversation, as in the OpenAI
@@ -27,7 +27,7 @@ const (
 )
 
 // emptySchema stands in for a tool definition without an input schema, as
-// catalog files do.
+// the catalog and the adapters do.
 const emptySchema = `{"type":"object"}`
 
 // Counter counts o200k_base tokens of conversations and requests. It
@@ -37,8 +37,8 @@ const emptySchema = `{"type":"object"}`
 // The count is that of the content as OpenAI's chat format frames it (see
 // MessageOverhead and ReplyPriming): exact for plain text conversations on
 // o200k_base models, a faithful estimate for tool calls and results, whose
-// rendering each provider chooses. Message metadata (Message.Meta) and call
-// ids are not counted.
+// rendering each provider chooses, and for tool definitions (CountTools).
+// Message metadata (Message.Meta) and call ids are not counted.
 type Counter struct {
 	codec tokenizer.Codec
 }
@@ -140,30 +140,36 @@ func (c *Counter) countMessage(m model.Message) (int, error) {
 	return total, nil
 }
 
-// CountTools returns the tokens of defs rendered as the "tools" array of an
-// OpenAI Responses request (see OpenAIResponsesTools): inline definitions
-// as function tools, deferred ones replaced by the one client-executed
-// search tool. A definition without an input schema is rendered with
-// {"type":"object"}. No definitions count 0.
+// CountTools returns the content tokens of the definitions the model sees
+// before any search: the wire name, the description and the input schema
+// (as written; {"type":"object"} when empty) of each definition that is not
+// deferred, without framing. Deferred definitions and any search tool are
+// left out: how a provider advertises them belongs to its adapter. The
+// figure is an estimate that belongs to no provider; for the exact cost of
+// a provider's tools array, see package advertised. An input schema that
+// is not valid JSON is an error. No definitions count 0.
 func (c *Counter) CountTools(defs []model.ToolDefinition) (int, error) {
-	if len(defs) == 0 {
-		return 0, nil
-	}
-	tools := make([]catalogfile.Tool, len(defs))
-	inline := make(map[string]bool, len(defs))
-	for i, d := range defs {
+	total := 0
+	for _, d := range defs {
+		if d.Deferred {
+			continue
+		}
 		schema := d.InputSchema
-		if len(schema) == 0 {
+		if len(bytes.TrimSpace(schema)) == 0 {
 			schema = json.RawMessage(emptySchema)
 		}
-		tools[i] = catalogfile.Tool{Name: d.Name, Title: d.Title, Description: d.Description, InputSchema: schema}
-		inline[d.Name] = !d.Deferred
+		if !json.Valid(schema) {
+			return 0, fmt.Errorf("tokencount: tool %q: input schema is not valid JSON", d.Name)
+		}
+		for _, s := range []string{d.Name, d.Description, string(schema)} {
+			n, err := c.CountText(s)
+			if err != nil {
+				return 0, err
+			}
+			total += n
+		}
 	}
-	data, err := OpenAIResponsesTools(tools, func(name string) bool { return inline[name] })
-	if err != nil {
-		return 0, err
-	}
-	return c.CountText(string(data))
+	return total, nil
 }
 
 // CountRequest returns the input tokens of req: its conversation (system

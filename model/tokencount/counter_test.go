@@ -9,7 +9,6 @@ import (
 
 	"github.com/quiver-go/quiver/model"
 	"github.com/quiver-go/quiver/model/tokencount"
-	"github.com/quiver-go/quiver/tools/catalogfile"
 )
 
 func newCounter(t *testing.T) *tokencount.Counter {
@@ -147,22 +146,24 @@ func TestCounterTools(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	data, err := tokencount.OpenAIResponsesTools([]catalogfile.Tool{
-		{Name: "openTable", Description: "Open a table.", InputSchema: schema},
-		{Name: "dropTable", Description: "Drop a table.", InputSchema: schema},
-	}, func(name string) bool { return name == "openTable" })
-	if err != nil {
-		t.Fatal(err)
-	}
-	want, err := tokencount.Count(data)
-	if err != nil {
-		t.Fatal(err)
+	// Only the eager definition: its name, description and schema as text.
+	want := 0
+	for _, text := range []string{"openTable", "Open a table.", string(schema)} {
+		n, err := tokencount.Count([]byte(text))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want += n
 	}
 	if got != want {
-		t.Errorf("CountTools = %d, want %d (the Responses tools array)", got, want)
+		t.Errorf("CountTools = %d, want %d (the eager definition's name, description and schema)", got, want)
+	}
+	empty, err := c.CountTools([]model.ToolDefinition{{Name: "ping", InputSchema: json.RawMessage(`{"type":"object"}`)}})
+	if err != nil {
+		t.Fatal(err)
 	}
 	noSchema, err := c.CountTools([]model.ToolDefinition{{Name: "ping", Description: "Ping."}})
-	if err != nil || noSchema <= 0 {
+	if err != nil || noSchema <= empty {
 		t.Errorf("CountTools without a schema = %d, %v", noSchema, err)
 	}
 	if _, err := c.CountTools([]model.ToolDefinition{{Name: "bad", InputSchema: json.RawMessage(`{`)}}); err == nil {

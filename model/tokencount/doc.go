@@ -1,28 +1,19 @@
-// Package tokencount measures what advertising tool definitions costs in a
-// model request: the tokens of the tools array as the provider receives it.
+// Package tokencount counts o200k_base tokens offline: bytes (Count) and
+// conversations and requests (Counter, a model.TokenCounter).
 //
-// It renders a catalog in two request shapes and counts the bytes with the
-// o200k_base vocabulary of github.com/tiktoken-go/tokenizer, whose
-// vocabularies are compiled into the binary: counting never touches the
-// network.
+// The vocabulary is that of github.com/tiktoken-go/tokenizer, compiled into
+// the binary: counting never touches the network.
 //
-//   - OpenAI Responses (OpenAIResponsesTools): function tools plus, when
-//     some tools are deferred, one client-executed tool_search tool; the
-//     deferred tools are not in the request. The count is that of the whole
-//     tools array.
-//   - Anthropic Messages (AnthropicMessagesTools): custom tools, the
-//     deferred ones marked "defer_loading":true, plus the hosted BM25 search
-//     tool. The deferred definitions are in the request but the provider
-//     loads them into the model's context only once a search finds them, so
-//     the count is that of the non-deferred definitions and the search tool
-//     (AnthropicLoadedTools). No Anthropic tokenizer is available offline:
-//     the o200k_base figure is an approximation (Provider.Approximate).
+// Counter counts content as OpenAI's chat format frames it: exact for plain
+// text conversations on o200k_base models, an estimate for tool calls, tool
+// results and tool definitions, whose rendering each provider chooses.
 //
-// The count is that of the JSON the client sends. Providers render tool
-// definitions into the prompt in their own way, so the figure is a faithful
-// proxy for comparing ways of advertising one catalog (all inline, all
-// deferred, a split), not the exact number a provider bills.
+// What advertising tool definitions costs in a provider's request — the
+// "tools" array each adapter actually sends — is measured by the
+// sub-package advertised, which renders through the adapters. This package
+// stays free of the provider SDKs, so that packages that only count
+// conversations (model/scripted, and through it the runtime's tests) do
+// not compile them.
 //
-// Invariants: rendering is deterministic (tools in the order given,
-// parameters as written, compacted); counts of the same bytes are equal.
+// Invariants: counts are deterministic; counts of the same bytes are equal.
 package tokencount
