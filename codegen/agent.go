@@ -70,7 +70,7 @@ type useData struct {
 var agentReserved = []string{
 	"Name", "Description", "Definition", "DeferredTools", "Client", "NewClient",
 	"context", "errors", "fmt", "time", "runtime", "history", "model", "planner", "tools",
-	"alreadyRegistered", "toolsets",
+	"toolsets",
 }
 
 // buildAgents computes the agent packages of root. Agents consuming

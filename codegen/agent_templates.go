@@ -115,8 +115,9 @@ var toolsets = []struct {
 
 // Register{{ .GoName }}Agent registers on rt every toolset the agent consumes,
 // with its generated specs and its executor from cfg, then the agent. A
-// toolset already registered on rt (by another agent's registration) is
-// left as it is. It fails, registering nothing, when cfg lacks an executor.
+// toolset already registered on rt (by another agent's registration:
+// runtime.ErrToolsetRegistered) is left as it is. It fails, registering
+// nothing, when cfg lacks an executor.
 func Register{{ .GoName }}Agent(ctx context.Context, rt *runtime.Runtime, cfg {{ .GoName }}AgentConfig) error {
 	if rt == nil {
 		return errors.New("{{ .Package }}: Register{{ .GoName }}Agent: runtime is nil")
@@ -135,7 +136,7 @@ func Register{{ .GoName }}Agent(ctx context.Context, rt *runtime.Runtime, cfg {{
 	}
 	for _, ts := range toolsets {
 		err := rt.RegisterToolset(runtime.ToolsetRegistration{Name: ts.name, Specs: ts.specs(), Executor: cfg.Executors[ts.name]})
-		if err != nil && !alreadyRegistered(err, ts.name) {
+		if err != nil && !errors.Is(err, runtime.ErrToolsetRegistered) {
 			return fmt.Errorf("{{ .Package }}: register agent %q: %w", Name, err)
 		}
 	}
@@ -149,12 +150,6 @@ func Register{{ .GoName }}Agent(ctx context.Context, rt *runtime.Runtime, cfg {{
 	reg.Search = cfg.Search
 	reg.Policy.ModelOutput = cfg.ModelOutput
 	return rt.RegisterAgent(reg)
-}
-
-// alreadyRegistered reports whether err is RegisterToolset's error for a
-// toolset that is already registered and has no other problem.
-func alreadyRegistered(err error, toolset string) bool {
-	return err.Error() == fmt.Sprintf("runtime: register toolset %q: toolset %q is already registered", toolset, toolset)
 }
 `
 

@@ -48,8 +48,9 @@
 //     DeferredTools() (sorted idents), <Agent>AgentConfig (planner, history
 //     model, prompt, model settings and an executor per toolset) and
 //     Register<Agent>Agent, which registers the consumed toolsets with their
-//     generated Specs() (skipping those already registered on the runtime)
-//     and then the agent. An AgentToolset use imports the exporting agent's toolset package and
+//     generated Specs() (skipping those already registered on the runtime,
+//     told apart with errors.Is(err, runtime.ErrToolsetRegistered), never
+//     by the error's text) and then the agent. An AgentToolset use imports the exporting agent's toolset package and
 //     registers its specs with the executor the config supplies for it:
 //     running the exporting agent as the tool (agent-as-tool, by child
 //     workflows) is not generated yet;

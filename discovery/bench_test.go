@@ -30,7 +30,7 @@ func benchRequest(n int) *model.Request {
 func BenchmarkBeginAndSearch(b *testing.B) {
 	for _, n := range []int{1000, 10000} {
 		req := benchRequest(n)
-		e := New()
+		e := newEngine(b)
 		if _, err := e.Begin(req, "search_tools"); err != nil {
 			b.Fatal(err)
 		}
@@ -49,7 +49,7 @@ func BenchmarkIndexBuild(b *testing.B) {
 	req := benchRequest(10000)
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := New().Begin(req, "search_tools"); err != nil {
+		if _, err := newEngine(b).Begin(req, "search_tools"); err != nil {
 			b.Fatal(err)
 		}
 	}

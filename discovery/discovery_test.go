@@ -29,7 +29,7 @@ func catalogRequest(extra ...model.ToolDefinition) *model.Request {
 }
 
 func TestSearchDiscoversAndRecords(t *testing.T) {
-	turn, err := New().Begin(catalogRequest(), "search_tools")
+	turn, err := newEngine(t).Begin(catalogRequest(), "search_tools")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +56,7 @@ func TestSearchDiscoversAndRecords(t *testing.T) {
 func TestNoMatchNamesTheCallableTools(t *testing.T) {
 	req := catalogRequest()
 	req.Discovery = &model.DiscoveryState{Tools: []tools.Ident{"ws.indexStats"}}
-	turn, err := New().Begin(req, "search_tools")
+	turn, err := newEngine(t).Begin(req, "search_tools")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +83,7 @@ func TestBudgetAndInvalidQueries(t *testing.T) {
 	req := catalogRequest()
 	req.Search.Cap = 2
 	req.Discovery = &model.DiscoveryState{Searches: 1}
-	turn, err := New().Begin(req, "search_tools")
+	turn, err := newEngine(t).Begin(req, "search_tools")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +106,7 @@ func TestWeakHitsAreCut(t *testing.T) {
 	// A query that matches one tool strongly and another by one common
 	// word only.
 	req := catalogRequest(def("exportChart", "Render a chart as an image"))
-	turn, err := New(WithMinRelativeScore(0.9)).Begin(req, "search_tools")
+	turn, err := newEngine(t, WithMinRelativeScore(0.9)).Begin(req, "search_tools")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,14 +114,14 @@ func TestWeakHitsAreCut(t *testing.T) {
 	if a.Kind != Found || len(a.Tools) != 1 || a.Tools[0].Name != "cancelExport" {
 		t.Fatalf("tools %v", names(a.Tools))
 	}
-	all, _ := New(WithMinRelativeScore(0)).Begin(req, "search_tools")
+	all, _ := newEngine(t, WithMinRelativeScore(0)).Begin(req, "search_tools")
 	if b := all.SearchQuery("cancel a running export"); len(b.Tools) < 2 {
 		t.Fatalf("without the cut: %v", names(b.Tools))
 	}
 }
 
 func TestIndexIsCachedByFingerprint(t *testing.T) {
-	e := New()
+	e := newEngine(t)
 	req := catalogRequest()
 	t1, _ := e.Begin(req, "s")
 	reordered := catalogRequest()
@@ -140,7 +140,7 @@ func TestIndexIsCachedByFingerprint(t *testing.T) {
 func TestSearchLoopIsBounded(t *testing.T) {
 	req := catalogRequest()
 	req.Search.Cap = 1
-	turn, _ := New().Begin(req, "search_tools")
+	turn, _ := newEngine(t).Begin(req, "search_tools")
 	for i := 0; i < 3; i++ {
 		if err := turn.NextRound(); err != nil {
 			t.Fatalf("round %d: %v", i+1, err)
@@ -154,12 +154,12 @@ func TestSearchLoopIsBounded(t *testing.T) {
 func TestBeginRefusesUnsearchableDefinitions(t *testing.T) {
 	bad := def("x", "x")
 	bad.Search = nil
-	if _, err := New().Begin(catalogRequest(bad), "s"); err == nil || !strings.Contains(err.Error(), `"x" has no search document`) {
+	if _, err := newEngine(t).Begin(catalogRequest(bad), "s"); err == nil || !strings.Contains(err.Error(), `"x" has no search document`) {
 		t.Fatalf("err = %v", err)
 	}
 	wrong := def("y", "y")
 	wrong.Ident = "ws.other"
-	if _, err := New().Begin(catalogRequest(wrong), "s"); err == nil || !strings.Contains(err.Error(), "not by its ident") {
+	if _, err := newEngine(t).Begin(catalogRequest(wrong), "s"); err == nil || !strings.Contains(err.Error(), "not by its ident") {
 		t.Fatalf("err = %v", err)
 	}
 }
@@ -169,12 +169,12 @@ func TestStateComesFromTheRequestOrItsMessages(t *testing.T) {
 	msg.SetDiscovery(model.Discovery{Tools: []tools.Ident{"ws.cancelExport"}, Searches: 1})
 	req := catalogRequest()
 	req.Messages = []model.Message{model.UserMessage("go"), msg}
-	turn, _ := New().Begin(req, "s")
+	turn, _ := newEngine(t).Begin(req, "s")
 	if !turn.Loaded("cancelExport") || turn.used != 1 {
 		t.Fatalf("derived state: loaded %v, used %d", turn.Loaded("cancelExport"), turn.used)
 	}
 	req.Discovery = &model.DiscoveryState{}
-	turn, _ = New().Begin(req, "s")
+	turn, _ = newEngine(t).Begin(req, "s")
 	if turn.Loaded("cancelExport") || turn.used != 0 {
 		t.Fatal("the request's own state was not used")
 	}
@@ -191,7 +191,7 @@ func names(defs []model.ToolDefinition) []string {
 func TestSearchingAgainForALoadedToolLoadsNoWeakNeighbour(t *testing.T) {
 	req := catalogRequest()
 	req.Discovery = &model.DiscoveryState{Tools: []tools.Ident{"ws.cancelExport"}}
-	turn, err := New().Begin(req, "search_tools")
+	turn, err := newEngine(t).Begin(req, "search_tools")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -199,5 +199,31 @@ func TestSearchingAgainForALoadedToolLoadsNoWeakNeighbour(t *testing.T) {
 	a := turn.SearchQuery("cancel running export")
 	if a.Kind != NoMatch || !strings.Contains(string(a.JSON), "cancelExport") {
 		t.Fatalf("answer %s: a weak neighbour of the loaded tool was loaded", a.JSON)
+	}
+}
+
+// newEngine returns an engine with opts, failing the test on an invalid
+// option.
+func newEngine(t testing.TB, opts ...Option) *Engine {
+	t.Helper()
+	e, err := New(opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+func TestOptionsOutOfRangeAreRefused(t *testing.T) {
+	_, err := New(WithSearchLimit(0), WithMinRelativeScore(1.5))
+	if err == nil {
+		t.Fatal("New accepted a zero search limit and a min relative score of 1.5")
+	}
+	for _, want := range []string{"search limit 0 must be positive", "min relative score 1.5 must be between 0 and 1"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error lacks %q:\n%v", want, err)
+		}
+	}
+	if strings.Count(err.Error(), "discovery:") != 1 {
+		t.Errorf("the prefix repeats: %v", err)
 	}
 }

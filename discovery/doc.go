@@ -14,7 +14,9 @@
 //     call without searching), budget exhausted (seed 004's
 //     {"error":"search-budget-exhausted","budgetCap":N}) and invalid query;
 //   - the discovery record (model.Discovery) of an invocation;
-//   - ErrSearchLoop, for a model that keeps searching past its budget.
+//   - ErrSearchLoop, for a model that keeps searching past its budget;
+//   - the search options every adapter passes on under the same names
+//     (WithSearchLimit, WithMinRelativeScore), validated once by New.
 //
 // Invariants:
 //   - A search returns only tools not discovered yet; a tool discovered

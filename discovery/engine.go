@@ -14,12 +14,13 @@ import (
 	"github.com/quiver-go/quiver/search"
 )
 
-// ErrSearchLoop is returned when a model keeps searching after its search
-// budget is spent instead of answering or calling a tool.
-var ErrSearchLoop = errors.New("discovery: the model kept searching after its search budget was spent")
+// ErrSearchLoop is wrapped by the error of an invocation whose model kept
+// searching after its search budget was spent instead of answering or
+// calling a tool (Turn.NextRound says which tool and budget).
+var ErrSearchLoop = errors.New("discovery: search loop")
 
-// DefaultResultLimit is how many tools one search returns at most.
-const DefaultResultLimit = 5
+// DefaultSearchLimit is how many tools one search returns at most.
+const DefaultSearchLimit = 5
 
 // DefaultMinRelativeScore is the least score, as a fraction of the best
 // hit's, for a scored hit to be returned and discovered.
@@ -43,37 +44,55 @@ type Engine struct {
 	recent  []uint64 // catalog keys, least recently used first
 }
 
-// Option configures an Engine.
-type Option func(*Engine)
+// Option configures an Engine. The adapters' options of the same names
+// (WithSearchLimit, WithMinRelativeScore) pass their values here, so every
+// adapter validates them the same way.
+type Option func(*Engine) error
 
-// WithResultLimit sets how many tools one search returns (n > 0).
-func WithResultLimit(n int) Option {
-	return func(e *Engine) {
-		if n > 0 {
-			e.limit = n
+// WithSearchLimit sets how many tools one search returns at most (n > 0;
+// DefaultSearchLimit when not given).
+func WithSearchLimit(n int) Option {
+	return func(e *Engine) error {
+		if n < 1 {
+			return fmt.Errorf("search limit %d must be positive (leave the option out for the default, %d)", n, DefaultSearchLimit)
 		}
+		e.limit = n
+		return nil
 	}
 }
 
 // WithMinRelativeScore sets the least score, as a fraction (0..1) of the
-// best hit's, for a scored hit to be returned; 0 returns every hit up to
-// the limit.
+// best hit's, for a scored hit to be returned and discovered
+// (DefaultMinRelativeScore when not given); 0 returns every hit up to the
+// search limit. Name matches are always returned.
 func WithMinRelativeScore(f float64) Option {
-	return func(e *Engine) {
-		if f >= 0 && f <= 1 {
-			e.minRelative = f
+	return func(e *Engine) error {
+		if !(f >= 0 && f <= 1) {
+			return fmt.Errorf("min relative score %v must be between 0 and 1", f)
 		}
+		e.minRelative = f
+		return nil
 	}
 }
 
-// New returns an Engine with DefaultResultLimit and
-// DefaultMinRelativeScore unless opts say otherwise.
-func New(opts ...Option) *Engine {
-	e := &Engine{limit: DefaultResultLimit, minRelative: DefaultMinRelativeScore, seed: maphash.MakeSeed(), indexes: map[uint64]*search.Index{}}
+// New returns an Engine with DefaultSearchLimit and
+// DefaultMinRelativeScore unless opts say otherwise. It fails, naming
+// every one, when options are out of range.
+func New(opts ...Option) (*Engine, error) {
+	e := &Engine{limit: DefaultSearchLimit, minRelative: DefaultMinRelativeScore, seed: maphash.MakeSeed(), indexes: map[uint64]*search.Index{}}
+	var errs []error
 	for _, o := range opts {
-		o(e)
+		if o == nil {
+			continue
+		}
+		if err := o(e); err != nil {
+			errs = append(errs, err)
+		}
 	}
-	return e
+	if len(errs) > 0 {
+		return nil, fmt.Errorf("discovery: %w", errors.Join(errs...))
+	}
+	return e, nil
 }
 
 // Fingerprint identifies the searchable content of deferred definitions:

@@ -149,7 +149,7 @@ func runPortable(t *testing.T, req *model.Request, query string) *fake {
 			map[string]any{"id": "call_s1", "type": "function", "function": map[string]any{"name": model.DefaultSearchToolName, "arguments": string(args)}}}}),
 		completion("stop", map[string]any{"role": "assistant", "content": "Done."}),
 	)
-	inner, err := compat.New(compat.WithBaseURL(f.srv.URL+"/v1"), compat.WithDefaultModel("m"), compat.WithMaxRetries(0))
+	inner, err := compat.New(compat.WithBaseURL(f.srv.URL+"/v1"), compat.WithModel("m"), compat.WithMaxRetries(0))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -271,7 +271,11 @@ func anthropicLoaded(_, next map[string]any) []string {
 // coreAnswer is what the discovery core answers query on req by itself.
 func coreAnswer(t *testing.T, req *model.Request, toolName, query string) discovery.Answer {
 	t.Helper()
-	turn, err := discovery.New().Begin(req, toolName)
+	e, err := discovery.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	turn, err := e.Begin(req, toolName)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -146,7 +146,7 @@ func (t *Turn) Budget() int { return t.budget }
 func (t *Turn) NextRound() error {
 	t.rounds++
 	if t.rounds > t.budget+maxExtraRounds {
-		return fmt.Errorf("%w: it kept calling %s after its search budget of %d was spent", ErrSearchLoop, t.toolName, t.budget)
+		return fmt.Errorf("%w: the model kept calling %s after its search budget of %d was spent, instead of answering or calling a tool", ErrSearchLoop, t.toolName, t.budget)
 	}
 	return nil
 }

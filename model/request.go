@@ -2,16 +2,11 @@ package model
 
 import (
 	"encoding/json"
-	"errors"
 	"slices"
 
 	"github.com/quiver-go/quiver/search"
 	"github.com/quiver-go/quiver/tools"
 )
-
-// ErrToolSearchUnsupported is returned by a client given deferred tools it
-// cannot search: the runtime never falls back to advertising them eagerly.
-var ErrToolSearchUnsupported = errors.New("model: tool search is not supported by this client; advertise the tools inline or enable portable search for the agent")
 
 // ModelClass names a kind of model an agent asks for when it does not pin a
 // model id; each runtime maps classes to clients.
@@ -98,9 +93,11 @@ type SearchMode string
 const (
 	// SearchNative uses the provider's own mechanism (OpenAI client-executed
 	// tool_search, Anthropic defer_loading with hosted search); a client
-	// without one returns ErrToolSearchUnsupported.
+	// without one refuses it with ErrToolSearchUnsupported (SearchCapable).
 	SearchNative SearchMode = ""
-	// SearchPortable adds a search_tools function that our code answers.
+	// SearchPortable adds a search_tools function that our code answers:
+	// the client must be wrapped with portable.Wrap (model/compat wraps
+	// itself), or it refuses the mode with ErrToolSearchUnsupported.
 	SearchPortable SearchMode = "portable"
 )
 

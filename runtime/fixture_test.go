@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/quiver-go/quiver/model"
+	"github.com/quiver-go/quiver/model/portable"
 	"github.com/quiver-go/quiver/model/scripted"
 	"github.com/quiver-go/quiver/planner"
 	"github.com/quiver-go/quiver/tools"
@@ -46,7 +47,12 @@ func newFixture(t *testing.T, policy RunPolicy, toolset []fixtureTool, steps ...
 func newFixtureWith(t *testing.T, agent AgentRegistration, opts []Option, toolset []fixtureTool, steps ...scripted.Step) *fixture {
 	t.Helper()
 	f := &fixture{t: t, model: scripted.New(steps...)}
-	rt, err := New(append([]Option{WithModel(model.ModelClassDefault, f.model)}, opts...)...)
+	var client model.Client = f.model
+	if agent.Search.Mode == model.SearchPortable {
+		// Portable search needs the wrapper, as on any real client.
+		client = portable.Wrap(f.model)
+	}
+	rt, err := New(append([]Option{WithModel(model.ModelClassDefault, client)}, opts...)...)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
+	"strings"
 
 	"github.com/quiver-go/quiver/model"
 	"github.com/quiver-go/quiver/planner"
@@ -104,10 +106,23 @@ type toolEntry struct {
 	toolset *toolsetEntry
 }
 
+// ErrToolsetRegistered is wrapped by RegisterToolset's error for a name
+// registered already: toolset names are unique per runtime. Generated
+// registration code matches it (errors.Is) to share a toolset between the
+// agents that consume it.
+var ErrToolsetRegistered = errors.New("runtime: toolset already registered")
+
 // RegisterToolset registers a toolset. Every spec must be valid (a
 // non-empty title included — generated code always supplies one) and
-// belong to the toolset; nothing is registered when any is not.
+// belong to the toolset; nothing is registered when any is not. A name
+// registered already fails with ErrToolsetRegistered alone: the specs are
+// not examined.
 func (rt *Runtime) RegisterToolset(reg ToolsetRegistration) error {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	if _, dup := rt.toolsets[reg.Name]; dup {
+		return fmt.Errorf("%w: %q", ErrToolsetRegistered, reg.Name)
+	}
 	var errs []error
 	if reg.Name == "" {
 		errs = append(errs, errors.New("toolset name is empty"))
@@ -131,11 +146,6 @@ func (rt *Runtime) RegisterToolset(reg ToolsetRegistration) error {
 	}
 	if len(reg.Specs) == 0 {
 		errs = append(errs, errors.New("toolset has no tools"))
-	}
-	rt.mu.Lock()
-	defer rt.mu.Unlock()
-	if _, dup := rt.toolsets[reg.Name]; dup {
-		errs = append(errs, fmt.Errorf("toolset %q is already registered", reg.Name))
 	}
 	if len(errs) > 0 {
 		return fmt.Errorf("runtime: register toolset %q: %w", reg.Name, errors.Join(errs...))
@@ -251,6 +261,14 @@ func (rt *Runtime) RegisterAgent(reg AgentRegistration) error {
 		}
 	}
 	errs = append(errs, searchNameClashes(reg.Search, idents, len(deferred) > 0)...)
+	if client, err := rt.modelForLocked(reg.ModelID, reg.ModelClass); err == nil {
+		// The client is known now: a model that cannot search the deferred
+		// tools fails here, not at its first request. Otherwise Start
+		// checks it.
+		if err := checkSearch(client, reg.Search, deferred); err != nil {
+			errs = append(errs, err)
+		}
+	}
 	if len(errs) > 0 {
 		return fmt.Errorf("runtime: register agent %q: %w", reg.Name, errors.Join(errs...))
 	}
@@ -259,13 +277,37 @@ func (rt *Runtime) RegisterAgent(reg AgentRegistration) error {
 	return nil
 }
 
-// agent returns a registered agent.
+// checkSearch reports whether client can discover the deferred tools
+// under settings (model.CheckSearch); nil when there are none. The error
+// names the tools and, through the client's answer, the fix.
+func checkSearch(client model.Client, settings model.SearchSettings, deferred map[tools.Ident]bool) error {
+	if len(deferred) == 0 {
+		return nil
+	}
+	err := model.CheckSearch(client, settings)
+	if err == nil {
+		return nil
+	}
+	ids := slices.Sorted(maps.Keys(deferred))
+	names := make([]string, 0, 3)
+	for _, id := range ids[:min(len(ids), 3)] {
+		names = append(names, string(id))
+	}
+	list := strings.Join(names, ", ")
+	if len(ids) > 3 {
+		list += fmt.Sprintf(" and %d more", len(ids)-3)
+	}
+	return fmt.Errorf("deferred tools %s need a model that searches them (or defer none): %w", list, err)
+}
+
+// agent returns a registered agent. Its error has no package prefix:
+// public callers add it, workflow errors get it once from Wait.
 func (rt *Runtime) agent(name string) (*agentEntry, error) {
 	rt.mu.RLock()
 	defer rt.mu.RUnlock()
 	a, ok := rt.agents[name]
 	if !ok {
-		return nil, fmt.Errorf("runtime: agent %q is not registered", name)
+		return nil, fmt.Errorf("agent %q is not registered", name)
 	}
 	return a, nil
 }

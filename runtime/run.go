@@ -142,7 +142,8 @@ type RunHandle struct {
 	h     engine.WorkflowHandle
 }
 
-// Wait blocks until the run completes or suspends.
+// Wait blocks until the run completes or suspends. A failed run's error is
+// prefixed once with "runtime: run <id>: ".
 func (h *RunHandle) Wait(ctx context.Context) (*RunOutput, error) {
 	raw, err := h.h.Wait(ctx)
 	if err != nil {
@@ -159,7 +160,10 @@ func (h *RunHandle) Wait(ctx context.Context) (*RunOutput, error) {
 func (h *RunHandle) Cancel(ctx context.Context) error { return h.h.Cancel(ctx) }
 
 // Start starts a run of agent and returns at once. It fails before
-// anything runs when required run labels are missing, naming all of them.
+// anything runs — no model request made — when required run labels are
+// missing, naming all of them, and when the agent defers tools its model
+// cannot search (model.CheckSearch: the same check RegisterAgent makes
+// when the model is known then) or no model is registered for it.
 func (rt *Runtime) Start(ctx context.Context, agent string, in RunInput, opts ...RunOption) (*RunHandle, error) {
 	return rt.start(ctx, agent, in, false, opts)
 }
@@ -182,7 +186,10 @@ func (rt *Runtime) Run(ctx context.Context, agent string, in RunInput, opts ...R
 func (rt *Runtime) start(ctx context.Context, agent string, in RunInput, oneShot bool, opts []RunOption) (*RunHandle, error) {
 	a, err := rt.agent(agent)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("runtime: %w", err)
+	}
+	if err := rt.checkRunSearch(a); err != nil {
+		return nil, fmt.Errorf("runtime: run of agent %q: %w", agent, err)
 	}
 	var o runOptions
 	for _, opt := range opts {
@@ -233,7 +240,7 @@ func (rt *Runtime) Continue(ctx context.Context, runID string, resp PendingInput
 	a, err := rt.agent(st.Agent)
 	if err != nil {
 		rt.runs.put(st)
-		return nil, err
+		return nil, fmt.Errorf("runtime: %w", err)
 	}
 	if err := rt.checkAnswer(st, resp); err != nil {
 		// A wrong answer leaves the run suspended for the right one.
@@ -245,6 +252,21 @@ func (rt *Runtime) Continue(ctx context.Context, runID string, resp PendingInput
 		rt.runs.put(st)
 	}
 	return h, err
+}
+
+// checkRunSearch reports, before a run of a starts, whether the client
+// serving a's model can discover a's deferred tools. An agent that defers
+// tools needs its model registered: without it the runtime can neither
+// check the search nor name it in refusals.
+func (rt *Runtime) checkRunSearch(a *agentEntry) error {
+	if len(a.deferred) == 0 {
+		return nil
+	}
+	client, err := rt.modelFor(a.reg.ModelID, a.reg.ModelClass)
+	if err != nil {
+		return fmt.Errorf("it defers tools, so its model must search them: %w", err)
+	}
+	return checkSearch(client, a.reg.Search, a.deferred)
 }
 
 func (rt *Runtime) launch(ctx context.Context, in workflowInput, a *agentEntry) (*RunHandle, error) {

@@ -154,10 +154,16 @@ func (rt *Runtime) registerEngine() error {
 	return rt.engine.RegisterActivity(engine.Activity(activityRecord, engine.ActivityOptions{}, rt.recordActivity))
 }
 
-// modelFor returns the client for an agent's model id or class.
+// modelFor returns the client for an agent's model id or class. Its error
+// has no package prefix: it reaches callers through Start or a planner.
 func (rt *Runtime) modelFor(id string, class model.ModelClass) (model.Client, error) {
 	rt.mu.RLock()
 	defer rt.mu.RUnlock()
+	return rt.modelForLocked(id, class)
+}
+
+// modelForLocked is modelFor for a caller holding rt.mu.
+func (rt *Runtime) modelForLocked(id string, class model.ModelClass) (model.Client, error) {
 	if id != "" {
 		if c, ok := rt.modelIDs[id]; ok {
 			return c, nil
@@ -170,7 +176,7 @@ func (rt *Runtime) modelFor(id string, class model.ModelClass) (model.Client, er
 		return c, nil
 	}
 	if id != "" {
-		return nil, fmt.Errorf("runtime: no model registered for id %q or class %q: add WithModelID or WithModel", id, class)
+		return nil, fmt.Errorf("no model registered for id %q or class %q: add WithModelID or WithModel", id, class)
 	}
-	return nil, fmt.Errorf("runtime: no model registered for class %q: add WithModel(%q, client)", class, class)
+	return nil, fmt.Errorf("no model registered for class %q: add WithModel(%q, client)", class, class)
 }

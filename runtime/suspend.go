@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/quiver-go/quiver/model"
@@ -122,7 +123,8 @@ func (r *runner) resume(resp PendingInputResponse) (RunOutput, bool, error) {
 			}
 			ac.Payload = completed
 		default:
-			return RunOutput{}, true, fmt.Errorf("runtime: run %s waits for a %s; answer it with PendingInputResponse.%s", r.st.RunID, pendingKindOf(r, ac), pendingFieldOf(r, ac))
+			// RunHandle.Wait prefixes the run.
+			return RunOutput{}, true, fmt.Errorf("it waits for a %s; answer it with PendingInputResponse.%s", pendingKindOf(r, ac), pendingFieldOf(r, ac))
 		}
 		out, finalize, done, err := r.continueBatch(b)
 		if done || err != nil {
@@ -143,7 +145,8 @@ func (r *runner) resume(resp PendingInputResponse) (RunOutput, bool, error) {
 
 // awaitAnswer turns the answer to a planner's await into the user message
 // the planner reads: the clarification's text, or the decision on a
-// confirmation the planner asked for.
+// confirmation the planner asked for. Its error has no prefix: Continue
+// (checkAnswer) and RunHandle.Wait add the run's.
 func awaitAnswer(st *runState, resp PendingInputResponse) (string, error) {
 	if st.Awaiting == planner.AwaitConfirmation {
 		switch {
@@ -152,12 +155,12 @@ func awaitAnswer(st *runState, resp PendingInputResponse) (string, error) {
 		case resp.Confirmation != nil:
 			return "Denied.", nil
 		}
-		return "", fmt.Errorf("runtime: run %s waits for a confirmation; continue it with PendingInputResponse.Confirmation", st.RunID)
+		return "", errors.New("it waits for a confirmation; continue it with PendingInputResponse.Confirmation")
 	}
 	if resp.Clarification != nil && resp.Clarification.Text != "" {
 		return resp.Clarification.Text, nil
 	}
-	return "", fmt.Errorf("runtime: run %s waits for an answer; continue it with PendingInputResponse.Clarification.Text", st.RunID)
+	return "", errors.New("it waits for an answer; continue it with PendingInputResponse.Clarification.Text")
 }
 
 // checkAnswer reports, before a continuation starts, whether resp answers
@@ -176,33 +179,38 @@ func (rt *Runtime) checkAnswer(st *runState, resp PendingInputResponse) error {
 		if kind == "confirmation" {
 			return checkDecision(st, ac, resp.Confirmation)
 		}
-		_, err := rt.clarifiedPayload(ac, resp.Clarification.Fields)
-		return err
+		if _, err := rt.clarifiedPayload(ac, resp.Clarification.Fields); err != nil {
+			return fmt.Errorf("runtime: run %s: %w", st.RunID, err)
+		}
+		return nil
 	}
 	if st.Awaiting == planner.AwaitConfirmation && resp.Confirmation != nil {
 		if err := checkDecision(st, nil, resp.Confirmation); err != nil {
 			return err
 		}
 	}
-	_, err := awaitAnswer(st, resp)
-	return err
+	if _, err := awaitAnswer(st, resp); err != nil {
+		return fmt.Errorf("runtime: run %s: %w", st.RunID, err)
+	}
+	return nil
 }
 
 // clarifiedPayload returns ac's payload completed with the fields a
 // clarification supplied, canonical: the caller's fields obey the same
 // rules as the model's (no injected fields, no case variants, no
-// duplicates).
+// duplicates). Its error has no prefix: Continue (checkAnswer) and
+// RunHandle.Wait add the run's.
 func (rt *Runtime) clarifiedPayload(ac *admittedCall, fields json.RawMessage) (json.RawMessage, error) {
 	t, ok := rt.tool(ac.Ident)
 	if !ok {
-		return nil, fmt.Errorf("runtime: tool %s of call %s is no longer registered", ac.Ident, ac.CallID)
+		return nil, fmt.Errorf("tool %s of call %s is no longer registered", ac.Ident, ac.CallID)
 	}
 	if _, err := tools.CanonicalPayload(t.spec, fields, tools.PayloadLimits{}); err != nil {
-		return nil, fmt.Errorf("runtime: clarification of call %s refused: %w", ac.CallID, err)
+		return nil, fmt.Errorf("clarification of call %s refused: %w", ac.CallID, err)
 	}
 	completed, err := tools.CanonicalPayload(t.spec, mergeObjects(ac.Payload, fields), tools.PayloadLimits{})
 	if err != nil {
-		return nil, fmt.Errorf("runtime: clarification of call %s refused: %w", ac.CallID, err)
+		return nil, fmt.Errorf("clarification of call %s refused: %w", ac.CallID, err)
 	}
 	return completed, nil
 }

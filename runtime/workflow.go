@@ -83,7 +83,8 @@ func (r *runner) plan(finalize *planner.Finalize) (*planner.PlanResult, error) {
 	in := planInput{State: *r.st, Finalize: finalize}
 	out, err := engine.ExecuteActivity[planOutput](r.wctx, activityPlan, engine.ActivityOptions{StartToCloseTimeout: timeout}, in)
 	if err != nil {
-		return nil, fmt.Errorf("runtime: run %s: planning step %d: %w", r.st.RunID, r.st.Step+1, err)
+		// RunHandle.Wait prefixes the run.
+		return nil, fmt.Errorf("planning step %d: %w", r.st.Step+1, err)
 	}
 	r.st.Step++
 	r.st.Started = true

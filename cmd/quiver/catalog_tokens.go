@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -30,7 +31,7 @@ func newCatalogCommand() *cobra.Command {
 
 // tokensOptions are the flags of quiver catalog tokens.
 type tokensOptions struct {
-	catalog         string
+	input           catalogInput
 	inline          string
 	inlineCount     int
 	provider        string
@@ -68,13 +69,15 @@ other definitions and the search tool. --cache-after-tools adds the
 cache_control the adapter puts on the last tool. Anthropic's tokenizer is
 not available offline: the o200k_base figure is an approximation.
 
---inline takes tool names separated by commas; --inline-count N takes the
-first N tools in file order.`,
+--inline takes tool names separated by commas, each bare (openTable) or in
+full (workspace.openTable); a bare name shared by several toolsets must be
+given in full. --inline-count N takes the first N tools in file order.
+--catalog tools.json counts your own catalog instead of the embedded one.`,
 		Example: `  quiver catalog tokens
-  quiver catalog tokens --inline workspace.openTable,workspace.applyFilter,workspace.runQuery
+  quiver catalog tokens --inline openTable,applyFilter,runQuery
   quiver catalog tokens --provider anthropic --inline workspace.openTable,workspace.applyFilter,workspace.runQuery
   quiver catalog tokens --provider anthropic --anthropic-search client --cache-after-tools --inline-count 3
-  quiver catalog tokens --catalog tools.json --inline-count 10 --json`,
+  quiver catalog tokens --inline-count 10 --json`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			byName, byCount := cmd.Flags().Changed("inline"), cmd.Flags().Changed("inline-count")
@@ -98,7 +101,7 @@ first N tools in file order.`,
 			return runTokens(cmd.OutOrStdout(), opts, o, byName, byCount)
 		},
 	}
-	cmd.Flags().StringVar(&opts.catalog, "catalog", "", "catalog `FILE` (MCP tools/list JSON); the embedded workspace catalog when omitted")
+	opts.input.addFlags(cmd, "catalog `FILE` (MCP tools/list JSON); the embedded workspace catalog when omitted")
 	cmd.Flags().StringVar(&opts.inline, "inline", "", "comma-separated `NAMES` of the tools to keep inline; the rest are deferred")
 	cmd.Flags().IntVar(&opts.inlineCount, "inline-count", 0, "keep the first `N` tools of the file inline; the rest are deferred")
 	cmd.Flags().StringVar(&opts.provider, "provider", string(advertised.ProviderOpenAI), "provider adapter whose request to count: "+providerList())
@@ -141,11 +144,6 @@ func variantList() string {
 	return orList(names)
 }
 
-// orList joins names as "a, b or c".
-func orList(names []string) string {
-	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
-}
-
 // jsonTokens is the --json output of quiver catalog tokens. Approximate is
 // present, and true, only when the count uses a vocabulary other than the
 // provider's own (anthropic).
@@ -158,7 +156,7 @@ type jsonTokens struct {
 }
 
 func runTokens(w io.Writer, opts tokensOptions, o advertised.Options, byName, byCount bool) error {
-	c, err := loadCatalog(opts.catalog)
+	c, err := opts.input.load()
 	if err != nil {
 		return err
 	}
@@ -170,7 +168,7 @@ func runTokens(w io.Writer, opts tokensOptions, o advertised.Options, byName, by
 		}
 	case byCount:
 		if opts.inlineCount > len(c.Tools) {
-			return fmt.Errorf("--inline-count %d: %s has only %d tools", opts.inlineCount, c.Source, len(c.Tools))
+			return fmt.Errorf("--inline-count %d: %s has only %s", opts.inlineCount, c.Source, count(len(c.Tools), "tool", "tools"))
 		}
 		split = inlineFirst(c, opts.inlineCount)
 	}
@@ -188,7 +186,7 @@ func runTokens(w io.Writer, opts tokensOptions, o advertised.Options, byName, by
 			Shapes:      shapes,
 		})
 	}
-	fmt.Fprintf(w, "catalog   %s: %d tools\n", c.Source, len(c.Tools))
+	fmt.Fprintf(w, "catalog   %s: %s\n", c.Source, count(len(c.Tools), "tool", "tools"))
 	_, searchTool, err := advertised.SearchTool(provider, o)
 	if err != nil {
 		return err
@@ -211,21 +209,27 @@ func runTokens(w io.Writer, opts tokensOptions, o advertised.Options, byName, by
 	return tw.Flush()
 }
 
-// inlineByName parses a comma-separated list of tool names; every name must
-// be a tool of c.
+// inlineByName parses a comma-separated list of tool names, each bare or
+// full; every name must designate exactly one tool of c. All the names that
+// do not are reported, one per line.
 func inlineByName(c *catalogfile.Catalog, list string) (func(string) bool, error) {
-	var names []string
+	set := make(map[string]bool)
+	given := make(map[string]bool)
+	var errs []error
 	for n := range strings.SplitSeq(list, ",") {
-		if n = strings.TrimSpace(n); n != "" {
-			names = append(names, n)
+		if n = strings.TrimSpace(n); n == "" || given[n] {
+			continue
 		}
+		given[n] = true
+		name, err := c.Resolve(n)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("--inline: %w", err))
+			continue
+		}
+		set[name] = true
 	}
-	if unknown := c.Unknown(names); len(unknown) > 0 {
-		return nil, fmt.Errorf("--inline names tools that %s does not have: %s", c.Source, strings.Join(unknown, ", "))
-	}
-	set := make(map[string]bool, len(names))
-	for _, n := range names {
-		set[n] = true
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
 	}
 	return func(name string) bool { return set[name] }, nil
 }

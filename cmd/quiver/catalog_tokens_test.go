@@ -90,8 +90,12 @@ func TestTokensErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--inline", "workspace.openTable,nope,zip,nope"}, "quiver: --inline names tools that examples/catalogs/workspace.json (embedded) does not have: nope, zip\n"},
+		{[]string{"--inline", "workspace.openTable,nope,zip,nope"}, "quiver: --inline: internal/catalogs/workspace.json (embedded) has no tool named \"nope\"\n" +
+			"quiver: --inline: internal/catalogs/workspace.json (embedded) has no tool named \"zip\"\n"},
+		{[]string{"--inline", "opentable"}, "quiver: --inline: internal/catalogs/workspace.json (embedded) has no tool named \"opentable\" (did you mean workspace.openTable?)\n"},
+		{[]string{"--catalog", "testdata/two_toolsets.json", "--inline", "startExport,openTable"}, "quiver: --inline: \"openTable\" names 2 tools of testdata/two_toolsets.json: crm.openTable, workspace.openTable; give the full name\n"},
 		{[]string{"--catalog", "testdata/tiny.json", "--inline-count", "4"}, "quiver: --inline-count 4: testdata/tiny.json has only 3 tools\n"},
+		{[]string{"--catalog", "testdata/one.json", "--inline-count", "2"}, "quiver: --inline-count 2: testdata/one.json has only 1 tool\n"},
 		{[]string{"--catalog", "testdata/bad_schema.json"}, "quiver: catalogfile: testdata/bad_schema.json:4:39: tools[1].inputSchema: expected a JSON Schema object, got array\n"},
 	}
 	for _, tt := range tests {
@@ -175,5 +179,26 @@ func TestTokensAnthropicSearchAndCache(t *testing.T) {
 		if r.code != exitUsage || !strings.HasPrefix(r.stderr, tt.want) || r.stdout != "" {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q", tt.args, r.code, r.stdout, r.stderr)
 		}
+	}
+}
+
+// TestTokensNamesBareOrFull: --inline takes a tool's bare name when no
+// other toolset shares it, and counts the same split as the full names.
+func TestTokensNamesBareOrFull(t *testing.T) {
+	full := quiver(t, "catalog", "tokens", "--inline", "workspace.openTable,workspace.applyFilter,workspace.runQuery", "--json").mustSucceed(t)
+	bare := quiver(t, "catalog", "tokens", "--inline", "openTable,applyFilter,workspace.runQuery", "--json").mustSucceed(t)
+	if bare.stdout != full.stdout {
+		t.Errorf("bare names count another split:\n%s\n%s", bare.stdout, full.stdout)
+	}
+	r := quiver(t, "catalog", "tokens", "--catalog", "testdata/two_toolsets.json", "--inline", "startExport,crm.openTable", "--json").mustSucceed(t)
+	if _, shapes := tokenShapes(t, r.stdout, "openai"); shapes[2].Inline != 2 || shapes[2].Deferred != 1 {
+		t.Errorf("shapes = %+v, want 2 inline", shapes)
+	}
+}
+
+func TestTokensSingularTool(t *testing.T) {
+	r := quiver(t, "catalog", "tokens", "--catalog", "testdata/one.json").mustSucceed(t)
+	if !strings.Contains(r.stdout, "catalog   testdata/one.json: 1 tool\n") {
+		t.Errorf("stdout does not say 1 tool:\n%s", r.stdout)
 	}
 }

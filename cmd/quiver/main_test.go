@@ -3,6 +3,10 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"os/exec"
+	"regexp"
+	"runtime"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"testing"
@@ -71,6 +75,26 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"catalog", "tokens", "--inline-count", "-1"}, `quiver: --inline-count -1: want 0 or more`},
 		{[]string{"bogus"}, `quiver: unknown command "bogus" for "quiver"`},
 		{[]string{"catalog", "bogus"}, `quiver: unknown command "bogus" for "quiver catalog"`},
+		// Unknown flags, missing flag values and malformed flag values, on
+		// every command.
+		{[]string{"--bogus"}, `quiver: unknown flag: --bogus`},
+		{[]string{"catalog", "--bogus"}, `quiver: unknown flag: --bogus`},
+		{[]string{"search", "eval", "--bogus"}, `quiver: unknown flag: --bogus`},
+		{[]string{"catalog", "tokens", "--bogus"}, `quiver: unknown flag: --bogus`},
+		{[]string{"search", "x", "--limit"}, `quiver: flag needs an argument: --limit`},
+		{[]string{"search", "x", "--catalog"}, `quiver: flag needs an argument: --catalog`},
+		{[]string{"search", "eval", "--queries"}, `quiver: flag needs an argument: --queries`},
+		{[]string{"catalog", "tokens", "--inline"}, `quiver: flag needs an argument: --inline`},
+		{[]string{"search", "x", "--limit", "ten"}, `quiver: --limit "ten": want an integer` + "\n"},
+		{[]string{"catalog", "tokens", "--inline-count", "3.5"}, `quiver: --inline-count "3.5": want an integer` + "\n"},
+		{[]string{"search", "x", "--json=maybe"}, `quiver: --json "maybe": want true or false` + "\n"},
+		{[]string{"search", "eval", "--compare=2"}, `quiver: --compare "2": want true or false` + "\n"},
+		{[]string{"catalog", "tokens", "--provider", "gemini"}, `quiver: --provider "gemini": want openai or anthropic`},
+		{[]string{"help", "bogus"}, `quiver: unknown help topic "bogus"`},
+		{[]string{"help", "search", "eval", "bogus"}, `quiver: unknown help topic "search eval bogus"`},
+		// Extra arguments to commands that take none.
+		{[]string{"search", "eval", "extra"}, `quiver: unknown command "extra" for "quiver search eval"`},
+		{[]string{"catalog", "tokens", "extra"}, `quiver: unknown command "extra" for "quiver catalog tokens"`},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
@@ -96,6 +120,93 @@ func TestBareCommandsPrintHelp(t *testing.T) {
 		r := quiver(t, args...).mustSucceed(t)
 		if !strings.Contains(r.stdout, "Available Commands:") {
 			t.Errorf("quiver %v printed no help:\n%s", args, r.stdout)
+		}
+	}
+}
+
+// TestFailuresExitOne: failures that are not usage errors exit 1, on every
+// command, and print no usage hint.
+func TestFailuresExitOne(t *testing.T) {
+	for _, args := range [][]string{
+		{"search", "x", "--catalog", "testdata/missing.json"},
+		{"search", "eval", "--catalog", "testdata/tiny.json", "--queries", "testdata/missing.jsonl"},
+		{"search", "eval", "--catalog", "testdata/tiny.json", "--queries", "testdata/typo_queries.jsonl"},
+		{"catalog", "tokens", "--inline", "nope"},
+		{"catalog", "tokens", "--catalog", "testdata/bad_schema.json"},
+	} {
+		r := quiver(t, args...)
+		if r.code != exitError || !strings.HasPrefix(r.stderr, "quiver: ") || strings.Contains(r.stderr, "for usage") {
+			t.Errorf("%v: exit %d, stderr %q", args, r.code, r.stderr)
+		}
+	}
+}
+
+// TestErrorsDoNotRepeatTheirPrefixes checks every failure the command
+// prints for a word or a quoted phrase repeated from a prefix: a chain
+// wrapped twice ("queries: queries: …", "--inline: --inline: …") reads as
+// noise.
+func TestErrorsDoNotRepeatTheirPrefixes(t *testing.T) {
+	for _, args := range [][]string{
+		{"search", "x", "--catalog", "testdata/missing.json"},
+		{"search", "x", "--catalog", "testdata/bad_schema.json"},
+		{"search", "eval", "--catalog", "testdata/tiny.json", "--queries", "testdata/missing.jsonl"},
+		{"search", "eval", "--catalog", "testdata/tiny.json", "--queries", "testdata/bad_queries.jsonl"},
+		{"search", "eval", "--catalog", "testdata/bad_schema.json", "--queries", "testdata/tiny_queries.jsonl"},
+		{"catalog", "tokens", "--inline", "nope,zip"},
+		{"catalog", "tokens", "--catalog", "testdata/missing.json"},
+	} {
+		r := quiver(t, args...)
+		for line := range strings.Lines(r.stderr) {
+			parts := strings.Split(strings.TrimSuffix(line, "\n"), ": ")
+			for i := 1; i < len(parts); i++ {
+				if slices.Contains(parts[:i], parts[i]) {
+					t.Errorf("%v: %q repeats %q", args, line, parts[i])
+				}
+			}
+		}
+	}
+}
+
+func TestVersion(t *testing.T) {
+	r := quiver(t, "--version").mustSucceed(t)
+	if !regexp.MustCompile(`^quiver \S+ go1\.\d+\S*\n$`).MatchString(r.stdout) {
+		t.Errorf("--version printed %q, want quiver <module version> <go version>", r.stdout)
+	}
+	if !strings.Contains(r.stdout, runtime.Version()) {
+		t.Errorf("--version printed %q, want the Go version %s", r.stdout, runtime.Version())
+	}
+}
+
+func TestVersionOf(t *testing.T) {
+	for _, tt := range []struct {
+		info *debug.BuildInfo
+		want string
+	}{
+		{&debug.BuildInfo{GoVersion: "go1.26.0", Main: debug.Module{Path: "github.com/quiver-go/quiver", Version: "v0.4.0"}}, "v0.4.0 go1.26.0"},
+		{&debug.BuildInfo{GoVersion: "go1.26.0", Main: debug.Module{Path: "github.com/quiver-go/quiver", Version: "(devel)"}}, "(devel) go1.26.0"},
+		{&debug.BuildInfo{GoVersion: "go1.26.0"}, "(devel) go1.26.0"},
+		{nil, "(devel) " + runtime.Version()},
+	} {
+		if got := versionOf(tt.info); got != tt.want {
+			t.Errorf("versionOf(%+v) = %q, want %q", tt.info, got, tt.want)
+		}
+	}
+}
+
+// TestNoExamplesImport: the command is not an example; it must not depend
+// on any package under examples/, directly or not.
+func TestNoExamplesImport(t *testing.T) {
+	gobin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("go is not on PATH")
+	}
+	out, err := exec.Command(gobin, "list", "-deps", ".").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, out)
+	}
+	for pkg := range strings.Lines(string(out)) {
+		if strings.HasPrefix(pkg, "github.com/quiver-go/quiver/examples/") {
+			t.Errorf("cmd/quiver depends on %s", strings.TrimSpace(pkg))
 		}
 	}
 }

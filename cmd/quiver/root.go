@@ -1,55 +1,25 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
-	"errors"
-	"fmt"
 	"io"
-	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
-
-	"github.com/quiver-go/quiver/examples/catalogs"
-	"github.com/quiver-go/quiver/search/eval"
-	"github.com/quiver-go/quiver/tools/catalogfile"
 )
-
-// Exit statuses of the command.
-const (
-	exitOK    = 0
-	exitError = 1
-	exitUsage = 2
-)
-
-// usageError is a mistake in how the command was invoked: a missing or
-// extra argument, an unknown or conflicting flag.
-type usageError struct{ msg string }
-
-func (e *usageError) Error() string { return e.msg }
-
-// usagef returns a usageError with a formatted message.
-func usagef(format string, args ...any) error {
-	return &usageError{msg: fmt.Sprintf(format, args...)}
-}
 
 // run executes the command line args, writing results to stdout and errors
-// to stderr, and returns the exit status.
+// to stderr, and returns the exit status (see exitOK).
 func run(args []string, stdout, stderr io.Writer) int {
 	root := newRootCommand()
 	root.SetArgs(args)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	cmd, err := root.ExecuteC()
-	if err == nil {
-		return exitOK
+	if err != nil {
+		printError(stderr, cmd, err)
 	}
-	fmt.Fprintf(stderr, "quiver: %v\n", err)
-	if errors.As(err, new(*usageError)) {
-		fmt.Fprintf(stderr, "Run '%s --help' for usage.\n", cmd.CommandPath())
-		return exitUsage
-	}
-	return exitError
+	return exitCode(err)
 }
 
 // newRootCommand returns the quiver command with all its subcommands.
@@ -62,18 +32,46 @@ a catalog's tools for a request, evaluates the rankers on labelled queries,
 and measures what advertising a catalog costs in tokens.
 
 Without --catalog, commands use the embedded example catalog
-(examples/catalogs/workspace.json).`,
+(internal/catalogs/workspace.json).
+
+Exit status: 0 on success, 1 on a failure, 2 on a usage error (an unknown
+command or flag, a missing argument, a bad flag value).`,
+		Example: `  quiver search "export this table to csv"
+  quiver search eval --compare
+  quiver catalog tokens --inline-count 5
+  quiver --version`,
+		Version:       version(),
 		Args:          noArgs,
 		RunE:          helpWhenBare,
 		SilenceErrors: true,
 		SilenceUsage:  true,
 	}
 	root.CompletionOptions.DisableDefaultCmd = true
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
-		return &usageError{msg: err.Error()}
-	})
+	root.SetVersionTemplate("quiver {{.Version}}\n")
+	root.SetFlagErrorFunc(flagError)
 	root.AddCommand(newSearchCommand(), newCatalogCommand())
+	root.SetHelpCommand(newHelpCommand())
 	return root
+}
+
+// newHelpCommand returns quiver help, which, unlike cobra's own, treats an
+// unknown topic as a usage error rather than printing the root's help and
+// succeeding.
+func newHelpCommand() *cobra.Command {
+	return &cobra.Command{
+		Use:     "help [command]",
+		Short:   "Help about any command",
+		Example: `  quiver help search eval`,
+		RunE: func(c *cobra.Command, args []string) error {
+			cmd, rest, err := c.Root().Find(args)
+			if err != nil || len(rest) > 0 {
+				return usagef("unknown help topic %q: 'quiver --help' lists the commands", strings.Join(args, " "))
+			}
+			cmd.InitDefaultHelpFlag()
+			cmd.InitDefaultVersionFlag()
+			return cmd.Help()
+		},
+	}
 }
 
 // noArgs refuses positional arguments on a command that only groups
@@ -96,33 +94,4 @@ func writeJSON(w io.Writer, v any) error {
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
 	return enc.Encode(v)
-}
-
-// embeddedSuffix marks the sources of embedded files in messages.
-const embeddedSuffix = " (embedded)"
-
-// loadCatalog reads the catalog file at path, or the embedded workspace
-// catalog when path is empty.
-func loadCatalog(path string) (*catalogfile.Catalog, error) {
-	if path == "" {
-		return catalogfile.Read(bytes.NewReader(catalogs.Workspace()), catalogs.WorkspaceFile+embeddedSuffix)
-	}
-	return catalogfile.Load(path)
-}
-
-// loadQueries reads the JSON Lines query file at path, or the embedded
-// workspace queries when path is empty.
-func loadQueries(path string) ([]eval.Query, string, error) {
-	if path == "" {
-		source := catalogs.WorkspaceQueriesFile + embeddedSuffix
-		qs, err := eval.ReadQueries(bytes.NewReader(catalogs.WorkspaceQueries()), source)
-		return qs, source, err
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, "", fmt.Errorf("queries: %w", err)
-	}
-	defer f.Close()
-	qs, err := eval.ReadQueries(f, path)
-	return qs, path, err
 }

@@ -14,9 +14,9 @@ import (
 
 // searchOptions are the flags of quiver search.
 type searchOptions struct {
-	catalog string
-	limit   int
-	json    bool
+	input catalogInput
+	limit int
+	json  bool
 }
 
 // newSearchCommand returns quiver search and its eval subcommand.
@@ -30,11 +30,14 @@ exact, case-folded and separator-folded name matches first, then BM25F over
 names, titles, descriptions, keywords and arguments.
 
 Several words are joined into one query. The catalog is an MCP tools/list
-JSON file ({"tools": [...]}) or a JSON array of tools; without --catalog the
-embedded workspace catalog is used.`,
+JSON file ({"tools": [...]}), a JSON array of tools or a saved JSON-RPC
+tools/list response, given as --catalog tools.json (--catalog - reads
+stdin); without --catalog the embedded workspace catalog is used. It is
+checked as the runtime would compile it; --lenient lets tool names a
+provider would refuse through, with a warning each.`,
 		Example: `  quiver search "export this table to csv"
   quiver search startExport --limit 3 --json
-  quiver search "list my servers" --catalog tools.json`,
+  quiver search workspace.openTable --limit 1`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if strings.TrimSpace(strings.Join(args, " ")) == "" {
 				return usagef(`missing query: quiver search "<query>" (or quiver search eval to evaluate the rankers)`)
@@ -48,7 +51,7 @@ embedded workspace catalog is used.`,
 			return runSearch(cmd.OutOrStdout(), strings.Join(args, " "), opts)
 		},
 	}
-	cmd.Flags().StringVar(&opts.catalog, "catalog", "", "catalog `FILE` (MCP tools/list JSON); the embedded workspace catalog when omitted")
+	opts.input.addFlags(cmd, "catalog `FILE` (MCP tools/list JSON); the embedded workspace catalog when omitted")
 	cmd.Flags().IntVar(&opts.limit, "limit", search.DefaultLimit, "maximum number of hits")
 	cmd.Flags().BoolVar(&opts.json, "json", false, `print {"hits":[{"name":…,"score":…}]}`)
 	cmd.AddCommand(newSearchEvalCommand())
@@ -66,7 +69,7 @@ type jsonHit struct {
 }
 
 func runSearch(w io.Writer, query string, opts searchOptions) error {
-	c, err := loadCatalog(opts.catalog)
+	c, err := opts.input.load()
 	if err != nil {
 		return err
 	}
@@ -85,12 +88,14 @@ func runSearch(w io.Writer, query string, opts searchOptions) error {
 	return printHits(w, c, query, hits)
 }
 
-// printHits writes hits as a ranked table.
+// printHits writes hits as a ranked table, under a line naming the
+// catalog searched.
 func printHits(w io.Writer, c *catalogfile.Catalog, query string, hits []search.Hit) error {
 	if len(hits) == 0 {
-		_, err := fmt.Fprintf(w, "No tool of %s (%d tools) matches %q.\n", c.Source, len(c.Tools), query)
+		_, err := fmt.Fprintf(w, "No tool of %s (%s) matches %s.\n", c.Source, count(len(c.Tools), "tool", "tools"), echo(query))
 		return err
 	}
+	fmt.Fprintf(w, "catalog  %s: %s\n\n", c.Source, count(len(c.Tools), "tool", "tools"))
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "RANK\tNAME\tSCORE\tTIER\tTITLE")
 	for i, h := range hits {
@@ -98,9 +103,4 @@ func printHits(w io.Writer, c *catalogfile.Catalog, query string, hits []search.
 		fmt.Fprintf(tw, "%d\t%s\t%.3f\t%s\t%s\n", i+1, h.Name, h.Score, h.Tier, oneLine(t.Title))
 	}
 	return tw.Flush()
-}
-
-// oneLine collapses white space so that a value fits in one table cell.
-func oneLine(s string) string {
-	return strings.Join(strings.Fields(s), " ")
 }

@@ -9,9 +9,13 @@ import (
 func TestSearchEmbeddedTable(t *testing.T) {
 	r := quiver(t, "search", "export this table to csv").mustSucceed(t)
 	lines := strings.Split(strings.TrimSpace(r.stdout), "\n")
-	if len(lines) != 11 {
-		t.Fatalf("want a header and 10 hits, got:\n%s", r.stdout)
+	if len(lines) != 13 {
+		t.Fatalf("want the catalog, a blank line, a header and 10 hits, got:\n%s", r.stdout)
 	}
+	if !strings.HasPrefix(lines[0], "catalog  internal/catalogs/workspace.json (embedded): ") || lines[1] != "" {
+		t.Errorf("first line = %q, want the catalog searched", lines[0])
+	}
+	lines = lines[2:]
 	if f := strings.Fields(lines[0]); strings.Join(f, " ") != "RANK NAME SCORE TIER TITLE" {
 		t.Errorf("header = %q", lines[0])
 	}

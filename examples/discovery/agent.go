@@ -7,7 +7,7 @@ import (
 	"io"
 	"slices"
 
-	"github.com/quiver-go/quiver/examples/catalogs"
+	"github.com/quiver-go/quiver/internal/catalogs"
 	"github.com/quiver-go/quiver/model"
 	"github.com/quiver-go/quiver/model/portable"
 	"github.com/quiver-go/quiver/model/scripted"

@@ -16,7 +16,6 @@ import (
 	"github.com/quiver-go/quiver/model/anthropic"
 	"github.com/quiver-go/quiver/model/compat"
 	"github.com/quiver-go/quiver/model/openai"
-	"github.com/quiver-go/quiver/model/portable"
 	"github.com/quiver-go/quiver/planner"
 	"github.com/quiver-go/quiver/runtime"
 )
@@ -137,13 +136,10 @@ func TestCacheCheckpointsThroughEachAdapter(t *testing.T) {
 			},
 		},
 		{
-			name: "compat behind portable search", path: "/v1/chat/completions", answer: compatAnswer,
+			// compat runs portable search itself: no portable.Wrap.
+			name: "compat with portable search", path: "/v1/chat/completions", answer: compatAnswer,
 			client: func(url string) (model.Client, error) {
-				c, err := compat.New(compat.WithBaseURL(url+"/v1"), compat.WithDefaultModel("qwen3-8b"), compat.WithMaxRetries(0))
-				if err != nil {
-					return nil, err
-				}
-				return portable.Wrap(c), nil
+				return compat.New(compat.WithBaseURL(url+"/v1"), compat.WithModel("qwen3-8b"), compat.WithMaxRetries(0))
 			},
 			search:  model.SearchSettings{Mode: model.SearchPortable},
 			ignored: []model.CacheCheckpoint{model.CheckpointAfterSystem, model.CheckpointAfterTools},

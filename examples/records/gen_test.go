@@ -13,7 +13,7 @@ import (
 
 // regenerate is the command that rewrites the committed output, run from
 // the repository root.
-const regenerate = "go run goa.design/goa/v3/cmd/goa gen github.com/quiver-go/quiver/examples/records/design -o examples/records && go generate ./examples/catalogs"
+const regenerate = "go run goa.design/goa/v3/cmd/goa gen github.com/quiver-go/quiver/examples/records/design -o examples/records && go generate ./internal/catalogs"
 
 // TestGeneratedCodeIsCurrent runs goa gen on the records design into a
 // temporary directory, compares every generated file with the committed one

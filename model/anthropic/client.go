@@ -24,18 +24,25 @@ type Client struct {
 	search *discovery.Engine
 }
 
-var _ model.Client = (*Client)(nil)
+var (
+	_ model.Client           = (*Client)(nil)
+	_ model.SearchCapable    = (*Client)(nil)
+	_ model.SearchInstructor = (*Client)(nil)
+)
 
 // New returns a Client configured by opts.
 func New(opts ...Option) (*Client, error) {
-	s := settings{search: SearchBM25, searchName: DefaultClientSearchToolName, limit: DefaultClientSearchLimit, minRelative: discovery.DefaultMinRelativeScore}
+	s := settings{search: SearchBM25, searchName: DefaultClientSearchToolName}
 	for _, o := range opts {
 		o(&s)
 	}
 	if err := s.validate(); err != nil {
 		return nil, err
 	}
-	engine := discovery.New(discovery.WithResultLimit(s.limit), discovery.WithMinRelativeScore(s.minRelative))
+	engine, err := discovery.New(s.discovery...)
+	if err != nil {
+		return nil, fmt.Errorf("anthropic: %w", err)
+	}
 	return &Client{api: sdk.NewClient(s.requestOptions()...), settings: s, search: engine}, nil
 }
 
@@ -90,22 +97,24 @@ func (c *Client) prepare(req *model.Request) (*invocation, error) {
 		return nil, errors.New("anthropic: nil request")
 	}
 	if req.MaxTokens <= 0 {
-		return nil, ErrMaxTokensRequired
+		return nil, fmt.Errorf("%w: the Messages API requires max_tokens: set Request.MaxTokens to a positive output-token cap (it also bounds the search rounds of the invocation)", ErrMaxTokensRequired)
 	}
-	modelID, err := c.modelFor(req)
+	modelID, err := model.ResolveModel(req, c.settings.classes, c.settings.model)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("anthropic: %w", err)
 	}
-	if req.Search.Mode != model.SearchNative && model.HasDeferred(req.Tools) {
-		return nil, fmt.Errorf("anthropic: search mode %q is run by the portable search wrapper, not by this adapter (which runs Anthropic's native search): %w", req.Search.Mode, model.ErrToolSearchUnsupported)
+	if model.HasDeferred(req.Tools) {
+		if err := model.NativeSearch(req.Search); err != nil {
+			return nil, fmt.Errorf("anthropic: %w", err)
+		}
 	}
 	rest := req.Cache
 	rest.AfterSystem, rest.AfterTools = false, false
 	if rest != (model.CacheCheckpoints{}) {
 		return nil, fmt.Errorf("anthropic: cache checkpoints %+v: only AfterSystem and AfterTools map to cache_control", req.Cache)
 	}
-	if name := req.Search.ToolName; name != "" && !wireName.MatchString(name) {
-		return nil, fmt.Errorf("anthropic: search tool name %q (SearchSettings.ToolName) must match %s", name, wireName)
+	if err := checkSearchToolName(req.Search); err != nil {
+		return nil, err
 	}
 	hist, err := historyOf(req.Messages)
 	if err != nil {
@@ -186,25 +195,6 @@ func (c *Client) beginClientSearch(req *model.Request, h searchHistory) (*discov
 	return turn, eager, nil
 }
 
-// modelFor returns the model id of req: its Model, else the id of its class
-// (model.ModelClassDefault when it names none), else the default model.
-func (c *Client) modelFor(req *model.Request) (string, error) {
-	if req.Model != "" {
-		return req.Model, nil
-	}
-	class := req.Class
-	if class == "" {
-		class = model.ModelClassDefault
-	}
-	if id, ok := c.settings.classes[class]; ok {
-		return id, nil
-	}
-	if c.settings.model != "" {
-		return c.settings.model, nil
-	}
-	return "", fmt.Errorf("anthropic: the request names no model and class %q maps to none: set Request.Model, or configure WithModel or WithClassModel", class)
-}
-
 // toolChoice maps the request's tool choice (SDK v2.15.0 message.go:
 // ToolChoiceUnionParam — {"type":"auto"|"any"|"none"} or
 // {"type":"tool","name"}). Auto is the provider's default and is not sent.
@@ -268,7 +258,7 @@ func (inv *invocation) run(ctx context.Context) (*model.Response, error) {
 		}
 		resp.Usage = resp.Usage.Add(r.usage)
 		if r.stop == sdk.StopReasonPauseTurn {
-			return nil, ErrPauseTurn
+			return nil, fmt.Errorf("%w: the provider paused the turn (stop_reason pause_turn) after server-side work; continuing paused turns is not implemented", ErrPauseTurn)
 		}
 		var d model.Discovery
 		if len(r.searches) > 0 {
@@ -327,4 +317,25 @@ func (c *Client) SearchInstruction(s model.SearchSettings) string {
 	return "Search for '%s' with the tool search tool"
 }
 
-var _ model.SearchInstructor = (*Client)(nil)
+// SupportsSearch implements model.SearchCapable: the Messages API searches
+// natively (hosted, or client-side with SearchClient), so native mode is
+// supported; portable mode needs the client wrapped with portable.Wrap. A
+// SearchSettings.ToolName that is not a valid tool name is refused too.
+func (c *Client) SupportsSearch(s model.SearchSettings) error {
+	if err := checkSearchToolName(s); err != nil {
+		return err
+	}
+	if err := model.NativeSearch(s); err != nil {
+		return fmt.Errorf("anthropic: %w", err)
+	}
+	return nil
+}
+
+// checkSearchToolName refuses a SearchSettings.ToolName the API cannot
+// carry as a tool name.
+func checkSearchToolName(s model.SearchSettings) error {
+	if name := s.ToolName; name != "" && !wireName.MatchString(name) {
+		return fmt.Errorf("anthropic: search tool name %q (SearchSettings.ToolName) must match %s", name, wireName)
+	}
+	return nil
+}

@@ -51,7 +51,7 @@
 //     SearchSettings.ToolName, else WithClientSearchToolName, else
 //     DefaultClientSearchToolName) that the adapter answers through the
 //     discovery core (package discovery, one Engine per Client:
-//     WithClientSearchLimit, WithMinRelativeScore), re-requesting within
+//     WithSearchLimit, WithMinRelativeScore), re-requesting within
 //     the invocation's MaxTokens. A search that finds tools is answered
 //     with one tool_reference block per tool; any other answer with one
 //     text block holding the core's JSON: no match
@@ -79,6 +79,20 @@
 // would expand the reference with the new definition, and the adapter
 // never resets history silently. Start a new conversation or compact the
 // history deliberately.
+//
+// All the variants are native search: Client.SupportsSearch
+// (model.SearchCapable) accepts the native mode and refuses the portable
+// one with model.ErrToolSearchUnsupported — portable mode is portable.Wrap's
+// to answer — as a request in portable mode with deferred tools is refused
+// before anything is sent. The runtime asks it when an agent that defers
+// tools is registered or starts a run.
+//
+// # Options
+//
+// The options shared with the other adapters have the same names there:
+// WithModel, WithClassModel, WithBaseURL, WithAPIKey, WithHTTPClient,
+// WithMaxRetries, WithSearchLimit and WithMinRelativeScore. A request whose
+// model id cannot be resolved fails with model.ErrNoModel.
 //
 // Provider errors are *APIError values wrapping the SDK's *anthropic.Error.
 // A turn the provider pauses (stop_reason pause_turn) fails with

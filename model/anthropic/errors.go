@@ -7,18 +7,19 @@ import (
 	sdk "github.com/anthropics/anthropic-sdk-go/v2"
 )
 
-// ErrMaxTokensRequired is returned for a request without a positive
-// MaxTokens: the Messages API requires max_tokens.
-var ErrMaxTokensRequired = errors.New("anthropic: the Messages API requires max_tokens: set Request.MaxTokens to a positive output-token cap (it also bounds the search rounds of the invocation)")
+// ErrMaxTokensRequired is wrapped by the error of a request without a
+// positive MaxTokens: the Messages API requires max_tokens.
+var ErrMaxTokensRequired = errors.New("anthropic: max tokens required")
 
-// ErrPauseTurn is returned when the provider pauses a turn
-// (stop_reason "pause_turn") after server-side work only. Continuing a
-// paused turn is not implemented.
-var ErrPauseTurn = errors.New("anthropic: the provider paused the turn (stop_reason pause_turn) after server-side work; continuing paused turns is not implemented")
+// ErrPauseTurn is wrapped by the error of an invocation the provider
+// paused (stop_reason "pause_turn") after server-side work only.
+// Continuing a paused turn is not implemented.
+var ErrPauseTurn = errors.New("anthropic: turn paused")
 
 // ErrDefinitionChanged is matched (errors.Is) by every
-// *DefinitionChangedError.
-var ErrDefinitionChanged = errors.New("anthropic: a tool definition referenced by the conversation's tool search history changed")
+// *DefinitionChangedError: a tool definition the conversation's tool
+// search history references changed or was removed.
+var ErrDefinitionChanged = errors.New("anthropic: tool definition changed")
 
 // APIError is an error response of the Messages API. It wraps the SDK's
 // *anthropic.Error (errors.As reaches it), whose fields it repeats.

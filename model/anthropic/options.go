@@ -54,9 +54,9 @@ func (v SearchVariant) String() string {
 // tool (SearchClient).
 const DefaultClientSearchToolName = "tool_search"
 
-// DefaultClientSearchLimit is how many tools one client-side search
-// references at most.
-const DefaultClientSearchLimit = discovery.DefaultResultLimit
+// DefaultSearchLimit is how many tools one client-side search references
+// at most.
+const DefaultSearchLimit = discovery.DefaultSearchLimit
 
 // wireName is the tool name pattern of the Messages API ("Define tools":
 // name must match ^[a-zA-Z0-9_-]{1,64}$).
@@ -78,11 +78,11 @@ type settings struct {
 	betas      []string
 	search     SearchVariant
 	searchName string
-	limit      int
-	// minRelative is the weak-hit cut of the client-side search
-	// (discovery.WithMinRelativeScore).
-	minRelative float64
-	sdkOptions  []option.RequestOption
+	// discovery are the discovery core's options of the client-side
+	// search (WithSearchLimit, WithMinRelativeScore), validated by
+	// discovery.New.
+	discovery  []discovery.Option
+	sdkOptions []option.RequestOption
 }
 
 // WithBaseURL sends requests to url instead of https://api.anthropic.com/.
@@ -144,15 +144,20 @@ func WithClientSearchToolName(name string) Option {
 	return func(s *settings) { s.searchName = name }
 }
 
-// WithClientSearchLimit caps how many tools one client-side search
-// references (DefaultClientSearchLimit when not given).
-func WithClientSearchLimit(n int) Option { return func(s *settings) { s.limit = n } }
+// WithSearchLimit sets how many tools one client-side search (SearchClient)
+// references at most (n > 0; DefaultSearchLimit when not given). The
+// hosted variants rank at the provider and ignore it.
+func WithSearchLimit(n int) Option {
+	return func(s *settings) { s.discovery = append(s.discovery, discovery.WithSearchLimit(n)) }
+}
 
 // WithMinRelativeScore sets the least score, as a fraction (0..1) of the
 // best hit's, for a scored hit to be referenced by a client-side search
 // (discovery.DefaultMinRelativeScore when not given); 0 references every
-// hit up to the limit. Name matches are always referenced.
-func WithMinRelativeScore(f float64) Option { return func(s *settings) { s.minRelative = f } }
+// hit up to the search limit. Name matches are always referenced.
+func WithMinRelativeScore(f float64) Option {
+	return func(s *settings) { s.discovery = append(s.discovery, discovery.WithMinRelativeScore(f)) }
+}
 
 // clientSearchName is the client-side search tool's name for a request
 // with search settings ss: SearchSettings.ToolName when set, else the
@@ -179,12 +184,6 @@ func (s *settings) validate() error {
 	}
 	if !wireName.MatchString(s.searchName) {
 		return fmt.Errorf("anthropic: client search tool name %q must match %s", s.searchName, wireName)
-	}
-	if s.limit < 1 {
-		return fmt.Errorf("anthropic: client search limit %d must be positive", s.limit)
-	}
-	if s.minRelative < 0 || s.minRelative > 1 {
-		return fmt.Errorf("anthropic: min relative score %v must be between 0 and 1", s.minRelative)
 	}
 	if s.retriesSet && s.maxRetries < 0 {
 		return fmt.Errorf("anthropic: max retries %d must not be negative", s.maxRetries)

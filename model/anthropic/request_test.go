@@ -46,7 +46,7 @@ func TestModelComesFromTheRequestTheClassMapOrTheDefault(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := bare.Complete(context.Background(), request("hi")); err == nil || !strings.Contains(err.Error(), "names no model") {
+	if _, err := bare.Complete(context.Background(), request("hi")); !errors.Is(err, model.ErrNoModel) {
 		t.Fatalf("no model: err = %v", err)
 	}
 }
@@ -181,13 +181,33 @@ func TestPortableModeWithDeferredToolsIsRefused(t *testing.T) {
 	if _, err := p.client().Complete(context.Background(), req); !errors.Is(err, model.ErrToolSearchUnsupported) {
 		t.Fatalf("err = %v", err)
 	}
+	if n := len(p.requests()); n != 0 {
+		t.Fatalf("%d requests sent, want none", n)
+	}
+}
+
+func TestSupportsSearchIsNativeHostedOrClientSide(t *testing.T) {
+	p := newProvider(t)
+	for _, v := range []anthropic.SearchVariant{anthropic.SearchBM25, anthropic.SearchRegex, anthropic.SearchClient} {
+		if err := p.client(anthropic.WithSearch(v)).SupportsSearch(model.SearchSettings{}); err != nil {
+			t.Errorf("%s: native: %v", v, err)
+		}
+	}
+	c := p.client()
+	if err := c.SupportsSearch(model.SearchSettings{Mode: model.SearchPortable}); !errors.Is(err, model.ErrToolSearchUnsupported) || !strings.Contains(err.Error(), "portable.Wrap") {
+		t.Fatalf("portable: err = %v, want ErrToolSearchUnsupported naming portable.Wrap", err)
+	}
+	if err := c.SupportsSearch(model.SearchSettings{ToolName: "find tools"}); err == nil || !strings.Contains(err.Error(), "must match") {
+		t.Fatalf("bad tool name: err = %v", err)
+	}
 }
 
 func TestNewRejectsBadOptions(t *testing.T) {
 	for _, opts := range [][]anthropic.Option{
 		{anthropic.WithSearch(anthropic.SearchVariant(9))},
 		{anthropic.WithClientSearchToolName("tool search")},
-		{anthropic.WithClientSearchLimit(0)},
+		{anthropic.WithSearchLimit(0)},
+		{anthropic.WithMinRelativeScore(1.5)},
 		{anthropic.WithMaxRetries(-1)},
 		{anthropic.WithClassModel(model.ModelClassSmall, "")},
 	} {

@@ -42,11 +42,25 @@ func New(opts ...Option) (*Client, error) {
 		reqOpts = append(reqOpts, option.WithAPIKey(cfg.apiKey))
 	}
 	raw := &chatClient{cfg: cfg, svc: openai.NewChatCompletionService(reqOpts...)}
-	var popts []portable.Option
-	if cfg.searchLimit > 0 {
-		popts = append(popts, portable.WithResultLimit(cfg.searchLimit))
+	search := portable.Wrap(raw, cfg.search...)
+	if err := search.SupportsSearch(model.SearchSettings{Mode: model.SearchPortable}); err != nil {
+		// The search options are out of range.
+		return nil, fmt.Errorf("compat: %w", err)
 	}
-	return &Client{raw: raw, search: portable.Wrap(raw, popts...)}, nil
+	return &Client{raw: raw, search: search}, nil
+}
+
+// SupportsSearch implements model.SearchCapable: OpenAI-compatible servers
+// have no native tool search, so the client searches only in portable
+// mode, which it runs itself (no portable.Wrap needed).
+func (c *Client) SupportsSearch(s model.SearchSettings) error {
+	if s.Mode == model.SearchPortable {
+		return c.search.SupportsSearch(s)
+	}
+	if s.Mode != model.SearchNative {
+		return model.NativeSearch(s) // an unknown mode
+	}
+	return fmt.Errorf("compat: OpenAI-compatible servers have no native tool search: opt into portable search with Search.Mode model.SearchPortable (this client answers search_tools itself), or use an adapter with native search (model/openai, model/anthropic): %w", model.ErrToolSearchUnsupported)
 }
 
 // Complete implements model.Client. With deferred tools it needs the
@@ -140,6 +154,7 @@ func searchModeName(m model.SearchMode) string {
 
 // compile-time checks
 var (
-	_ model.Client = (*Client)(nil)
-	_ model.Client = (*chatClient)(nil)
+	_ model.Client        = (*Client)(nil)
+	_ model.SearchCapable = (*Client)(nil)
+	_ model.Client        = (*chatClient)(nil)
 )

@@ -26,14 +26,18 @@
 //   - Message metadata (Message.Meta) is never sent. It stays on the
 //     messages of the transcript; the messages this client returns carry
 //     the metadata the portable search writes (model.DiscoveryMetaKey).
-//   - Deferred tools are never advertised eagerly. Without the agent's
-//     portable-search opt-in (Request.Search.Mode == model.SearchPortable)
-//     a request with deferred tools fails with model.ErrToolSearchUnsupported
-//     before any HTTP request. With it, the client delegates to
-//     portable.Wrap around the plain Chat Completions client: the model sees
-//     the inline tools plus a search_tools(query) function, matches join the
-//     active set inside the search execution, and the per-turn search budget
-//     applies (seed 004).
+//   - Deferred tools are never advertised eagerly. These servers have no
+//     native tool search: without the agent's portable-search opt-in
+//     (Request.Search.Mode == model.SearchPortable) a request with deferred
+//     tools fails with model.ErrToolSearchUnsupported before any HTTP
+//     request, and Client.SupportsSearch (model.SearchCapable) says so
+//     before any request at all: the runtime refuses such an agent when it
+//     is registered or starts a run. With the opt-in, the client delegates
+//     to portable.Wrap around the plain Chat Completions client — no
+//     wrapping of your own is needed: the model sees the inline tools plus
+//     a search_tools(query) function, matches join the active set inside
+//     the search execution, and the per-turn search budget applies
+//     (seed 004).
 //   - The Chat Completions API of these servers has no prompt-cache
 //     checkpoints (they cache prefixes on their own): the checkpoints of
 //     Request.Cache are ignored, never sent, and listed in the response's
@@ -44,4 +48,10 @@
 //     status and the server's message and wrapping the SDK's *openai.Error.
 //   - The client never reads OPENAI_* environment variables: a key meant for
 //     api.openai.com is never sent to a local server by accident.
+//
+// The options shared with the other adapters have the same names there:
+// WithModel, WithClassModel, WithBaseURL, WithAPIKey, WithHTTPClient,
+// WithMaxRetries, WithSearchLimit and WithMinRelativeScore (the last two
+// configure the portable search). A request whose model id cannot be
+// resolved fails with model.ErrNoModel.
 package compat

@@ -7,6 +7,7 @@ import (
 	"net/url"
 
 	"github.com/quiver-go/quiver/model"
+	"github.com/quiver-go/quiver/model/portable"
 )
 
 // TokenLimitField names the request field that carries Request.MaxTokens.
@@ -37,14 +38,16 @@ type Option func(*config)
 
 // config is the validated configuration of a Client.
 type config struct {
-	baseURL      string
-	apiKey       string
-	httpClient   *http.Client
-	defaultModel string
-	classModels  map[model.ModelClass]string
-	limitField   TokenLimitField
-	maxRetries   int
-	searchLimit  int
+	baseURL     string
+	apiKey      string
+	httpClient  *http.Client
+	model       string
+	classModels map[model.ModelClass]string
+	limitField  TokenLimitField
+	maxRetries  int
+	// search are the options of the portable search (WithSearchLimit,
+	// WithMinRelativeScore), validated when New wraps the client.
+	search []portable.Option
 }
 
 // WithBaseURL sets the API root that "chat/completions" is appended to,
@@ -60,9 +63,9 @@ func WithAPIKey(key string) Option { return func(c *config) { c.apiKey = key } }
 // The default is http.DefaultClient.
 func WithHTTPClient(hc *http.Client) Option { return func(c *config) { c.httpClient = hc } }
 
-// WithDefaultModel sets the model id used when a request names neither a
-// model nor a class that WithClassModel maps.
-func WithDefaultModel(id string) Option { return func(c *config) { c.defaultModel = id } }
+// WithModel sets the model id used when a request names neither a model
+// nor a class that WithClassModel maps.
+func WithModel(id string) Option { return func(c *config) { c.model = id } }
 
 // WithClassModel maps a model class to a model id of the server.
 func WithClassModel(class model.ModelClass, id string) Option {
@@ -83,9 +86,19 @@ func WithTokenLimitField(f TokenLimitField) Option { return func(c *config) { c.
 // default is 2).
 func WithMaxRetries(n int) Option { return func(c *config) { c.maxRetries = n } }
 
-// WithSearchResultLimit sets how many tools one portable search returns
-// (portable.DefaultResultLimit by default).
-func WithSearchResultLimit(n int) Option { return func(c *config) { c.searchLimit = n } }
+// WithSearchLimit sets how many tools one portable search returns at most
+// (n > 0; portable.DefaultSearchLimit when not given).
+func WithSearchLimit(n int) Option {
+	return func(c *config) { c.search = append(c.search, portable.WithSearchLimit(n)) }
+}
+
+// WithMinRelativeScore sets the least score, as a fraction (0..1) of the
+// best hit's, for a scored hit to be returned by a portable search
+// (portable.DefaultMinRelativeScore when not given); 0 returns every hit
+// up to the search limit. Name matches are always returned.
+func WithMinRelativeScore(f float64) Option {
+	return func(c *config) { c.search = append(c.search, portable.WithMinRelativeScore(f)) }
+}
 
 // defaultMaxRetries is the SDK's own default (requestconfig.NewRequestConfig).
 const defaultMaxRetries = 2
@@ -112,9 +125,6 @@ func newConfig(opts []Option) (config, error) {
 	if c.maxRetries < 0 {
 		errs = append(errs, fmt.Errorf("max retries is %d, want 0 or more", c.maxRetries))
 	}
-	if c.searchLimit < 0 {
-		errs = append(errs, fmt.Errorf("search result limit is %d, want 1 or more (0 keeps the default)", c.searchLimit))
-	}
 	for class, id := range c.classModels {
 		if id == "" {
 			errs = append(errs, fmt.Errorf("model class %q is mapped to an empty model id", class))
@@ -129,21 +139,11 @@ func newConfig(opts []Option) (config, error) {
 	return c, nil
 }
 
-// modelID resolves the model id of req: its Model, else the id mapped to
-// its class (the default class when unset), else the default model.
+// modelID resolves the model id of req (model.ResolveModel).
 func (c *config) modelID(req *model.Request) (string, error) {
-	if req.Model != "" {
-		return req.Model, nil
+	id, err := model.ResolveModel(req, c.classModels, c.model)
+	if err != nil {
+		return "", fmt.Errorf("compat: %w", err)
 	}
-	class := req.Class
-	if class == "" {
-		class = model.ModelClassDefault
-	}
-	if id, ok := c.classModels[class]; ok {
-		return id, nil
-	}
-	if c.defaultModel != "" {
-		return c.defaultModel, nil
-	}
-	return "", fmt.Errorf("compat: no model id for class %q: set Request.Model, or configure WithClassModel or WithDefaultModel", class)
+	return id, nil
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/quiver-go/quiver/model"
@@ -224,6 +225,17 @@ func TestPortableUndiscoveredCallIsReturnedAsAnOrdinaryCall(t *testing.T) {
 	}
 	if _, ok := resp.Messages[0].Discovery(); ok || len(resp.Messages) != 1 {
 		t.Fatalf("messages = %+v", resp.Messages)
+	}
+}
+
+func TestSupportsSearchOnlyInPortableMode(t *testing.T) {
+	c := newProvider(t).client()
+	if err := c.SupportsSearch(model.SearchSettings{Mode: model.SearchPortable}); err != nil {
+		t.Fatalf("portable: %v", err)
+	}
+	err := c.SupportsSearch(model.SearchSettings{})
+	if !errors.Is(err, model.ErrToolSearchUnsupported) || !strings.Contains(err.Error(), "model.SearchPortable") {
+		t.Fatalf("native: err = %v, want ErrToolSearchUnsupported naming the portable opt-in", err)
 	}
 }
 

@@ -85,7 +85,7 @@ func (p *provider) serve(w http.ResponseWriter, r *http.Request) {
 // retries) with extra options.
 func (p *provider) client(opts ...Option) *Client {
 	p.t.Helper()
-	c, err := New(append([]Option{WithBaseURL(p.srv.URL + "/v1"), WithDefaultModel("qwen3-8b"), WithMaxRetries(0)}, opts...)...)
+	c, err := New(append([]Option{WithBaseURL(p.srv.URL + "/v1"), WithModel("qwen3-8b"), WithMaxRetries(0)}, opts...)...)
 	if err != nil {
 		p.t.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package compat
 
 import (
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 
@@ -133,19 +134,21 @@ func TestModelIDComesFromTheRequestTheClassMapOrTheDefault(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := bare.Complete(ctx(t), &model.Request{Messages: []model.Message{model.UserMessage("hi")}}); err == nil || !strings.Contains(err.Error(), "no model id") {
+	if _, err := bare.Complete(ctx(t), &model.Request{Messages: []model.Message{model.UserMessage("hi")}}); !errors.Is(err, model.ErrNoModel) {
 		t.Fatalf("err = %v, want a missing model id", err)
 	}
 }
 
 func TestNewValidatesItsOptions(t *testing.T) {
 	for name, opts := range map[string][]Option{
-		"no base URL":         nil,
-		"relative base URL":   {WithBaseURL("localhost:8000/v1")},
-		"unknown cap field":   {WithBaseURL("http://h/v1"), WithTokenLimitField("max_new_tokens")},
-		"negative retries":    {WithBaseURL("http://h/v1"), WithMaxRetries(-1)},
-		"empty class model":   {WithBaseURL("http://h/v1"), WithClassModel(model.ModelClassSmall, "")},
-		"negative search cap": {WithBaseURL("http://h/v1"), WithSearchResultLimit(-2)},
+		"no base URL":           nil,
+		"relative base URL":     {WithBaseURL("localhost:8000/v1")},
+		"unknown cap field":     {WithBaseURL("http://h/v1"), WithTokenLimitField("max_new_tokens")},
+		"negative retries":      {WithBaseURL("http://h/v1"), WithMaxRetries(-1)},
+		"empty class model":     {WithBaseURL("http://h/v1"), WithClassModel(model.ModelClassSmall, "")},
+		"negative search limit": {WithBaseURL("http://h/v1"), WithSearchLimit(-2)},
+		"zero search limit":     {WithBaseURL("http://h/v1"), WithSearchLimit(0)},
+		"min relative score":    {WithBaseURL("http://h/v1"), WithMinRelativeScore(-0.1)},
 	} {
 		if _, err := New(opts...); err == nil || !strings.HasPrefix(err.Error(), "compat: ") {
 			t.Errorf("%s: err = %v", name, err)

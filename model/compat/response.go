@@ -11,7 +11,7 @@ import (
 )
 
 // ErrNoChoice is wrapped when the server answers without any choice.
-var ErrNoChoice = errors.New("compat: the server answered without a choice")
+var ErrNoChoice = errors.New("compat: no choice")
 
 // toResponse maps a chat completion onto a model.Response.
 //
@@ -29,7 +29,7 @@ var ErrNoChoice = errors.New("compat: the server answered without a choice")
 // The request never sets "n", so the first choice is the answer.
 func toResponse(cc *openai.ChatCompletion) (*model.Response, error) {
 	if len(cc.Choices) == 0 {
-		return nil, fmt.Errorf("%w (completion %q)", ErrNoChoice, cc.ID)
+		return nil, fmt.Errorf("%w: the server answered completion %q without a choice", ErrNoChoice, cc.ID)
 	}
 	ch := cc.Choices[0]
 	msg, calls, err := toAssistantMessage(ch.Message)

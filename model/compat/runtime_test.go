@@ -3,6 +3,8 @@ package compat
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"strings"
 	"sync"
 	"testing"
 
@@ -86,6 +88,32 @@ func TestRuntimeRunsADeferredToolAfterAPortableSearch(t *testing.T) {
 	// discovery lives in the transcript, not in the client.
 	if got := wireToolNames(t, p.request(2)); len(got) != 4 || got[2] != "startExport" {
 		t.Fatalf("request 3 advertises %v", got)
+	}
+}
+
+// TestRuntimeRefusesNativeSearchAtRegistration: an agent that defers tools
+// on native search cannot run on an OpenAI-compatible server; RegisterAgent
+// says so, naming the portable opt-in, before any HTTP request.
+func TestRuntimeRefusesNativeSearchAtRegistration(t *testing.T) {
+	p := newProvider(t)
+	rt, err := runtime.New(runtime.WithModel(model.ModelClassDefault, p.client()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := rt.RegisterToolset(runtime.ToolsetRegistration{Name: "ws", Specs: []tools.ToolSpec{spec(t, "listTables", listTablesSchema), spec(t, "startExport", startExportSchema)}, Executor: runtime.ToolExecutorFunc(nil)}); err != nil {
+		t.Fatal(err)
+	}
+	err = rt.RegisterAgent(runtime.AgentRegistration{Name: "native", Planner: planner.NewStandard(), Uses: []runtime.ToolsetUse{{Toolset: "ws", Deferred: []string{"startExport"}}}})
+	if !errors.Is(err, model.ErrToolSearchUnsupported) {
+		t.Fatalf("err = %v, want ErrToolSearchUnsupported", err)
+	}
+	for _, want := range []string{"ws.startExport", "model.SearchPortable", "or defer none"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error lacks %q:\n%v", want, err)
+		}
+	}
+	if n := len(p.requests()); n != 0 {
+		t.Fatalf("%d HTTP requests, want none", n)
 	}
 }
 

@@ -14,7 +14,7 @@ import (
 
 // ErrBrokenStream is wrapped when the server's chunks do not fit together
 // (an id that changes mid-stream, a choice or tool-call index out of range).
-var ErrBrokenStream = errors.New("compat: the server sent chunks that do not form one chat completion")
+var ErrBrokenStream = errors.New("compat: broken stream")
 
 // stream delivers one streamed chat completion as model chunks: a text
 // chunk per content delta, a tool-call chunk per finished call, then
@@ -79,7 +79,7 @@ func (s *stream) Recv() (model.Chunk, error) {
 // add accumulates one chunk and queues what it completes.
 func (s *stream) add(chunk openai.ChatCompletionChunk) error {
 	if !s.acc.AddChunk(chunk) {
-		return fmt.Errorf("%w (chunk %q)", ErrBrokenStream, chunk.ID)
+		return fmt.Errorf("%w: chunk %q does not continue the chat completion of the chunks before it", ErrBrokenStream, chunk.ID)
 	}
 	for _, ch := range chunk.Choices {
 		if ch.Index == 0 && ch.Delta.Content != "" {

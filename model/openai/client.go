@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"maps"
 	"net/http"
 
 	sdk "github.com/openai/openai-go/v3"
@@ -16,7 +15,7 @@ import (
 )
 
 // DefaultSearchLimit is how many tools one search answers at most.
-const DefaultSearchLimit = discovery.DefaultResultLimit
+const DefaultSearchLimit = discovery.DefaultSearchLimit
 
 // Client is a model.Client over the OpenAI Responses API. Build it with New.
 type Client struct {
@@ -28,20 +27,24 @@ type Client struct {
 	search *discovery.Engine
 }
 
-var _ model.Client = (*Client)(nil)
+var (
+	_ model.Client        = (*Client)(nil)
+	_ model.SearchCapable = (*Client)(nil)
+)
 
 // Option configures a Client.
 type Option func(*config)
 
 type config struct {
-	baseURL     string
-	apiKey      string
-	httpClient  *http.Client
-	maxRetries  *int
-	model       string
-	classes     map[model.ModelClass]string
-	searchLimit int
-	minRelative *float64
+	baseURL    string
+	apiKey     string
+	httpClient *http.Client
+	maxRetries *int
+	model      string
+	classes    map[model.ModelClass]string
+	// search are the discovery core's options (WithSearchLimit,
+	// WithMinRelativeScore), validated by discovery.New.
+	search []discovery.Option
 }
 
 // WithBaseURL sets the API base URL (default https://api.openai.com/v1/, or
@@ -62,22 +65,31 @@ func WithMaxRetries(n int) Option { return func(c *config) { c.maxRetries = &n }
 // a class the client maps.
 func WithModel(id string) Option { return func(c *config) { c.model = id } }
 
-// WithClassModels maps model classes to model ids. A request without Model
-// uses the id of its Class (model.ModelClassDefault when empty), then the
-// WithModel id.
-func WithClassModels(m map[model.ModelClass]string) Option {
-	return func(c *config) { c.classes = maps.Clone(m) }
+// WithClassModel maps a model class to a model id; a request without
+// Model uses the id of its Class (model.ModelClassDefault when empty),
+// then the WithModel id. Give it once per class.
+func WithClassModel(class model.ModelClass, id string) Option {
+	return func(c *config) {
+		if c.classes == nil {
+			c.classes = make(map[model.ModelClass]string)
+		}
+		c.classes[class] = id
+	}
 }
 
-// WithSearchLimit sets how many tools one search answers at most
-// (DefaultSearchLimit when n is not positive).
-func WithSearchLimit(n int) Option { return func(c *config) { c.searchLimit = n } }
+// WithSearchLimit sets how many tools one search answers at most (n > 0;
+// DefaultSearchLimit when not given).
+func WithSearchLimit(n int) Option {
+	return func(c *config) { c.search = append(c.search, discovery.WithSearchLimit(n)) }
+}
 
 // WithMinRelativeScore sets the least score, as a fraction (0..1) of the
 // best hit's, for a scored hit to be loaded by a search
 // (discovery.DefaultMinRelativeScore when not given); 0 loads every hit up
 // to the search limit. Name matches are always loaded.
-func WithMinRelativeScore(f float64) Option { return func(c *config) { c.minRelative = &f } }
+func WithMinRelativeScore(f float64) Option {
+	return func(c *config) { c.search = append(c.search, discovery.WithMinRelativeScore(f)) }
+}
 
 // New returns a Client. Options left unset fall back to the SDK's defaults,
 // which read $OPENAI_API_KEY and $OPENAI_BASE_URL.
@@ -107,39 +119,21 @@ func New(opts ...Option) (*Client, error) {
 			return nil, fmt.Errorf("openai: model class %q maps to an empty model id", class)
 		}
 	}
-	if cfg.searchLimit <= 0 {
-		cfg.searchLimit = DefaultSearchLimit
-	}
-	engineOpts := []discovery.Option{discovery.WithResultLimit(cfg.searchLimit)}
-	if f := cfg.minRelative; f != nil {
-		if *f < 0 || *f > 1 {
-			return nil, fmt.Errorf("openai: min relative score must be between 0 and 1, got %v", *f)
-		}
-		engineOpts = append(engineOpts, discovery.WithMinRelativeScore(*f))
+	engine, err := discovery.New(cfg.search...)
+	if err != nil {
+		return nil, fmt.Errorf("openai: %w", err)
 	}
 	sc := sdk.NewClient(ro...)
-	return &Client{responses: sc.Responses, model: cfg.model, classes: cfg.classes, search: discovery.New(engineOpts...)}, nil
+	return &Client{responses: sc.Responses, model: cfg.model, classes: cfg.classes, search: engine}, nil
 }
 
-// ErrNoModel is returned for a request whose model id cannot be resolved.
-var ErrNoModel = errors.New("openai: no model id")
-
-// modelID resolves the model id of req.
+// modelID resolves the model id of req (model.ResolveModel).
 func (c *Client) modelID(req *model.Request) (string, error) {
-	if req.Model != "" {
-		return req.Model, nil
+	id, err := model.ResolveModel(req, c.classes, c.model)
+	if err != nil {
+		return "", fmt.Errorf("openai: %w", err)
 	}
-	class := req.Class
-	if class == "" {
-		class = model.ModelClassDefault
-	}
-	if id, ok := c.classes[class]; ok {
-		return id, nil
-	}
-	if c.model != "" {
-		return c.model, nil
-	}
-	return "", fmt.Errorf("%w for class %q: set Request.Model, or configure the client with WithModel or WithClassModels", ErrNoModel, class)
+	return id, nil
 }
 
 // Complete implements model.Client: it runs the invocation's search rounds
@@ -161,6 +155,30 @@ func (c *Client) Complete(ctx context.Context, req *model.Request) (*model.Respo
 	model.RecordForcedTool(req, resp)
 	resp.IgnoredCheckpoints = ignoredCheckpoints(req)
 	return resp, nil
+}
+
+// SupportsSearch implements model.SearchCapable: the Responses API
+// searches natively (client-executed tool_search), so native mode is
+// supported; portable mode needs the client wrapped with portable.Wrap. A
+// SearchSettings.ToolName that is not a valid function name is refused
+// too.
+func (c *Client) SupportsSearch(s model.SearchSettings) error {
+	if err := checkSearchToolName(s); err != nil {
+		return err
+	}
+	if err := model.NativeSearch(s); err != nil {
+		return fmt.Errorf("openai: %w", err)
+	}
+	return nil
+}
+
+// checkSearchToolName refuses a SearchSettings.ToolName the API cannot
+// carry as a function name.
+func checkSearchToolName(s model.SearchSettings) error {
+	if name := s.ToolName; name != "" && !functionName.MatchString(name) {
+		return fmt.Errorf("openai: search tool name %q (SearchSettings.ToolName) must match %s", name, functionName)
+	}
+	return nil
 }
 
 // Stream implements model.Client. It runs Complete, then delivers the

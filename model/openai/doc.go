@@ -32,7 +32,11 @@
 //
 // When any definition is Deferred, the request's MaxTokens must be positive
 // (ErrMaxTokensRequired), and its search mode native: a request in portable
-// mode is refused, since model/portable should have wrapped this client.
+// mode is refused with model.ErrToolSearchUnsupported, since portable.Wrap
+// should have wrapped this client. Client.SupportsSearch
+// (model.SearchCapable) gives the same answer before any request: the
+// runtime asks it when an agent that defers tools is registered or starts
+// a run.
 // Every tool name, and SearchSettings.ToolName when set, must match the
 // function-name pattern ^[a-zA-Z0-9_-]{1,64}$; a request that breaks it
 // fails before anything is sent, with an error naming the pattern.
@@ -108,7 +112,15 @@
 // another adapter discovered it) is advertised as an ordinary function
 // tool, so it stays callable; a search never loads a tool twice.
 //
+// # Options
+//
+// The options shared with the other adapters have the same names there:
+// WithModel, WithClassModel, WithBaseURL, WithAPIKey, WithHTTPClient,
+// WithMaxRetries, WithSearchLimit and WithMinRelativeScore. A request whose
+// model id cannot be resolved fails with model.ErrNoModel.
+//
 // Provider errors are returned as *APIError, which wraps the SDK's
-// *openai.Error. This adapter supports search and never returns
-// model.ErrToolSearchUnsupported. A Client is safe for concurrent use.
+// *openai.Error. The adapter returns model.ErrToolSearchUnsupported only
+// for portable mode, which is portable.Wrap's to answer. A Client is safe
+// for concurrent use.
 package openai

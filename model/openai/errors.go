@@ -7,9 +7,10 @@ import (
 	sdk "github.com/openai/openai-go/v3"
 )
 
-// ErrMaxTokensRequired is returned for a request with deferred tools and no
-// positive MaxTokens: search rounds share the invocation's output budget.
-var ErrMaxTokensRequired = errors.New("openai: a request with deferred tools needs a positive MaxTokens: search rounds share the invocation's output-token budget")
+// ErrMaxTokensRequired is wrapped by the error of a request with deferred
+// tools and no positive MaxTokens: search rounds share the invocation's
+// output budget.
+var ErrMaxTokensRequired = errors.New("openai: max tokens required")
 
 // ErrResponseFailed is wrapped by the error of a response whose status is
 // "failed" or "incomplete" for a reason other than the output budget.

@@ -77,8 +77,8 @@ func (c *Client) newInvocation(req *model.Request) (*invocation, error) {
 	if req.MaxTokens < 0 {
 		return nil, fmt.Errorf("openai: MaxTokens must not be negative, got %d", req.MaxTokens)
 	}
-	if name := req.Search.ToolName; name != "" && !functionName.MatchString(name) {
-		return nil, fmt.Errorf("openai: search tool name %q (SearchSettings.ToolName) must match %s", name, functionName)
+	if err := checkSearchToolName(req.Search); err != nil {
+		return nil, err
 	}
 	inv := &invocation{
 		c: c, req: req, modelID: id,
@@ -91,11 +91,13 @@ func (c *Client) newInvocation(req *model.Request) (*invocation, error) {
 	if err := inv.partition(); err != nil {
 		return nil, err
 	}
-	if len(inv.deferred) > 0 && req.Search.Mode == model.SearchPortable {
-		return nil, fmt.Errorf("openai: the request asks for portable search (%s) but reached the adapter directly: wrap the client with model/portable, or leave the agent on native search", req.Search.SearchToolName())
-	}
-	if len(inv.deferred) > 0 && req.MaxTokens <= 0 {
-		return nil, ErrMaxTokensRequired
+	if len(inv.deferred) > 0 {
+		if err := model.NativeSearch(req.Search); err != nil {
+			return nil, fmt.Errorf("openai: %w", err)
+		}
+		if req.MaxTokens <= 0 {
+			return nil, fmt.Errorf("%w: a request with deferred tools needs a positive MaxTokens, which its search rounds share", ErrMaxTokensRequired)
+		}
 	}
 	if inv.turn, err = c.search.Begin(req, searchToolName); err != nil {
 		return nil, fmt.Errorf("openai: %w", err)

@@ -125,7 +125,7 @@ func TestProviderErrorIsTyped(t *testing.T) {
 }
 
 func TestModelResolution(t *testing.T) {
-	c, err := New(WithModel("gpt-default"), WithClassModels(map[model.ModelClass]string{model.ModelClassSmall: "gpt-small"}))
+	c, err := New(WithModel("gpt-default"), WithClassModel(model.ModelClassSmall, "gpt-small"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,7 +144,7 @@ func TestModelResolution(t *testing.T) {
 		}
 	}
 	bare, _ := New()
-	if _, err := bare.modelID(&model.Request{}); !errors.Is(err, ErrNoModel) {
+	if _, err := bare.modelID(&model.Request{}); !errors.Is(err, model.ErrNoModel) {
 		t.Errorf("err = %v, want ErrNoModel", err)
 	}
 }
@@ -176,10 +176,34 @@ func TestStreamDeliversTheResponse(t *testing.T) {
 }
 
 func TestUnwrappedPortableRequestIsRefused(t *testing.T) {
-	_, c := newProvider(t)
+	p, c := newProvider(t)
 	req := baseRequest()
 	req.Search.Mode = model.SearchPortable
-	if _, err := c.Complete(context.Background(), req); err == nil || !strings.Contains(err.Error(), "model/portable") {
+	if _, err := c.Complete(context.Background(), req); !errors.Is(err, model.ErrToolSearchUnsupported) || !strings.Contains(err.Error(), "portable.Wrap") {
 		t.Fatalf("err = %v, want the portable-search misconfiguration", err)
+	}
+	if n := p.requests(); n != 0 {
+		t.Fatalf("%d requests sent, want none", n)
+	}
+}
+
+func TestSupportsSearchIsNativeOnly(t *testing.T) {
+	_, c := newProvider(t)
+	if err := c.SupportsSearch(model.SearchSettings{}); err != nil {
+		t.Fatalf("native: %v", err)
+	}
+	if err := c.SupportsSearch(model.SearchSettings{Mode: model.SearchPortable}); !errors.Is(err, model.ErrToolSearchUnsupported) || !strings.Contains(err.Error(), "portable.Wrap") {
+		t.Fatalf("portable: err = %v, want ErrToolSearchUnsupported naming portable.Wrap", err)
+	}
+	if err := c.SupportsSearch(model.SearchSettings{ToolName: "find tools"}); err == nil || !strings.Contains(err.Error(), "must match") {
+		t.Fatalf("bad tool name: err = %v", err)
+	}
+}
+
+func TestNewRejectsSearchOptionsOutOfRange(t *testing.T) {
+	for _, o := range []Option{WithSearchLimit(0), WithMinRelativeScore(-1)} {
+		if _, err := New(o); err == nil || !strings.HasPrefix(err.Error(), "openai: ") {
+			t.Errorf("err = %v", err)
+		}
 	}
 }

@@ -10,8 +10,8 @@ import (
 	"github.com/quiver-go/quiver/model"
 )
 
-// DefaultResultLimit is how many tools one search returns.
-const DefaultResultLimit = discovery.DefaultResultLimit
+// DefaultSearchLimit is how many tools one search returns at most.
+const DefaultSearchLimit = discovery.DefaultSearchLimit
 
 // DefaultMinRelativeScore is the least score, as a fraction of the best
 // hit's, for a scored hit to be returned and discovered.
@@ -22,19 +22,26 @@ type Client struct {
 	inner  model.Client
 	search []discovery.Option
 	engine *discovery.Engine
+	// err is the options' error: SupportsSearch and every request in
+	// portable mode return it.
+	err error
 }
 
-// Option configures a Client.
+// Option configures a Client. The search options have the same names on
+// every adapter that searches (model/openai, model/anthropic,
+// model/compat).
 type Option func(*Client)
 
-// WithResultLimit sets how many tools one search returns (n > 0).
-func WithResultLimit(n int) Option {
-	return func(c *Client) { c.search = append(c.search, discovery.WithResultLimit(n)) }
+// WithSearchLimit sets how many tools one search returns at most (n > 0;
+// DefaultSearchLimit when not given).
+func WithSearchLimit(n int) Option {
+	return func(c *Client) { c.search = append(c.search, discovery.WithSearchLimit(n)) }
 }
 
 // WithMinRelativeScore sets the least score, as a fraction (0..1) of the
-// best hit's, for a scored hit to be returned; 0 returns every hit up to
-// the limit.
+// best hit's, for a scored hit to be returned and discovered
+// (DefaultMinRelativeScore when not given); 0 returns every hit up to the
+// search limit. Name matches are always returned.
 func WithMinRelativeScore(f float64) Option {
 	return func(c *Client) { c.search = append(c.search, discovery.WithMinRelativeScore(f)) }
 }
@@ -42,13 +49,31 @@ func WithMinRelativeScore(f float64) Option {
 // Wrap returns inner with portable search. Requests without deferred tools,
 // or whose search mode is not model.SearchPortable, go to inner unchanged
 // (inner then searches natively or returns model.ErrToolSearchUnsupported).
+// Options out of range are reported by SupportsSearch — so the runtime
+// refuses the agent before any request — and by every request in portable
+// mode.
 func Wrap(inner model.Client, opts ...Option) *Client {
 	c := &Client{inner: inner}
 	for _, o := range opts {
 		o(c)
 	}
-	c.engine = discovery.New(c.search...)
+	if c.engine, c.err = discovery.New(c.search...); c.err != nil {
+		c.err = fmt.Errorf("portable: %w", c.err)
+	}
 	return c
+}
+
+// SupportsSearch implements model.SearchCapable: portable mode is answered
+// here (nil unless the options are out of range); native mode goes to the
+// inner client, which must search natively.
+func (c *Client) SupportsSearch(s model.SearchSettings) error {
+	if s.Mode == model.SearchPortable {
+		return c.err
+	}
+	if err := model.CheckSearch(c.inner, s); err != nil {
+		return fmt.Errorf("portable: native search goes to the wrapped client; set Search.Mode to model.SearchPortable to search with the wrapper: %w", err)
+	}
+	return nil
 }
 
 // Handles reports whether the client answers req's searches itself.
@@ -63,6 +88,9 @@ func (c *Client) Complete(ctx context.Context, req *model.Request) (*model.Respo
 	}
 	if !Handles(req) {
 		return c.inner.Complete(ctx, req)
+	}
+	if c.err != nil {
+		return nil, c.err
 	}
 	s, err := c.newSession(req)
 	if err != nil {
@@ -216,10 +244,12 @@ func (c *Client) SearchInstruction(s model.SearchSettings) string {
 	return ""
 }
 
-var _ model.SearchInstructor = (*Client)(nil)
-
 // errNilRequest is returned for a nil request instead of a panic.
 var errNilRequest = errors.New("portable: nil request")
 
-// compile-time check
-var _ model.Client = (*Client)(nil)
+// compile-time checks
+var (
+	_ model.Client           = (*Client)(nil)
+	_ model.SearchCapable    = (*Client)(nil)
+	_ model.SearchInstructor = (*Client)(nil)
+)

@@ -299,3 +299,59 @@ func TestNilRequestIsAnError(t *testing.T) {
 		t.Error("Stream(nil) succeeded")
 	}
 }
+
+func TestSupportsSearchAnswersPortableAndForwardsNative(t *testing.T) {
+	portableMode := model.SearchSettings{Mode: model.SearchPortable}
+	if err := Wrap(scripted.New()).SupportsSearch(portableMode); err != nil {
+		t.Fatalf("portable: %v", err)
+	}
+	// scripted plays a provider with native search: native mode goes to it.
+	if err := Wrap(scripted.New()).SupportsSearch(model.SearchSettings{}); err != nil {
+		t.Fatalf("native over a native client: %v", err)
+	}
+	// A client that declares nothing has no native search: the wrapper
+	// says to opt into portable mode.
+	err := Wrap(silent{}).SupportsSearch(model.SearchSettings{})
+	if !errors.Is(err, model.ErrToolSearchUnsupported) || !strings.Contains(err.Error(), "set Search.Mode to model.SearchPortable") {
+		t.Fatalf("native over a silent client: err = %v", err)
+	}
+}
+
+func TestSearchOptionsOutOfRangeFailBeforeAnyRequest(t *testing.T) {
+	inner := scripted.New(scripted.Reply("never"))
+	c := Wrap(inner, WithSearchLimit(0), WithMinRelativeScore(2))
+	err := c.SupportsSearch(model.SearchSettings{Mode: model.SearchPortable})
+	for _, want := range []string{"search limit 0 must be positive", "min relative score 2 must be between 0 and 1"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("SupportsSearch: err = %v, want %q", err, want)
+		}
+	}
+	if _, err := c.Complete(context.Background(), workspaceRequest()); err == nil {
+		t.Fatal("a portable request succeeded with invalid options")
+	}
+	if n := inner.Calls(); n != 0 {
+		t.Fatalf("%d inner requests, want none", n)
+	}
+}
+
+func TestSearchLimitCapsTheToolsOneSearchReturns(t *testing.T) {
+	inner := scripted.New(scripted.Call("search_tools", `{"query":"table"}`), scripted.Reply("ok"))
+	resp, err := Wrap(inner, WithSearchLimit(1), WithMinRelativeScore(0)).Complete(context.Background(), workspaceRequest())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := model.DiscoveredTools(resp.Messages); len(got) != 1 {
+		t.Fatalf("discovered %v, want one tool", got)
+	}
+}
+
+// silent is a client that declares nothing about search.
+type silent struct{}
+
+func (silent) Complete(context.Context, *model.Request) (*model.Response, error) {
+	return nil, errors.New("silent: not called")
+}
+
+func (silent) Stream(context.Context, *model.Request) (model.Streamer, error) {
+	return nil, errors.New("silent: not called")
+}

@@ -11,5 +11,13 @@
 // them while the record stays in the transcript.
 //
 // Wrap any client to test discovery against the cheapest model a team
-// ships; model/compat uses it for OpenAI-compatible servers.
+// ships; model/compat uses it for OpenAI-compatible servers. The wrapper
+// answers only requests in portable mode (model.SearchPortable): an agent
+// opts in with both, the wrapper and the mode. Client.SupportsSearch
+// (model.SearchCapable) accepts portable mode and forwards native mode to
+// the wrapped client, so the runtime refuses, before any request, an agent
+// whose deferred tools nothing would search. WithSearchLimit and
+// WithMinRelativeScore have the same names on every adapter that searches;
+// values out of range are reported by SupportsSearch and by every
+// portable request.
 package portable

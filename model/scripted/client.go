@@ -196,8 +196,22 @@ func cloneResponse(resp *model.Response) *model.Response {
 	return &c
 }
 
+// SupportsSearch implements model.SearchCapable like a provider with
+// native search: native mode is supported (deferred tools reach the script
+// as they would reach such a provider, and the script says what the model
+// does); portable mode needs portable.Wrap, as for any client, so an
+// agent on portable search over an unwrapped script fails its
+// registration as it would on a real provider.
+func (c *Client) SupportsSearch(s model.SearchSettings) error {
+	if err := model.NativeSearch(s); err != nil {
+		return fmt.Errorf("scripted: %w", err)
+	}
+	return nil
+}
+
 // Compile-time checks of the interfaces Client implements.
 var (
-	_ model.Client       = (*Client)(nil)
-	_ model.TokenCounter = (*Client)(nil)
+	_ model.Client        = (*Client)(nil)
+	_ model.TokenCounter  = (*Client)(nil)
+	_ model.SearchCapable = (*Client)(nil)
 )

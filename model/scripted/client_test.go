@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"reflect"
+	"strings"
 	"sync"
 	"testing"
 
@@ -247,5 +248,16 @@ func TestConcurrentUse(t *testing.T) {
 	}
 	if _, err := c.Complete(context.Background(), request("late")); !errors.Is(err, scripted.ErrScriptExhausted) {
 		t.Errorf("after the script: %v", err)
+	}
+}
+
+func TestSupportsSearchLikeANativeProvider(t *testing.T) {
+	c := scripted.New()
+	if err := c.SupportsSearch(model.SearchSettings{}); err != nil {
+		t.Fatalf("native: %v", err)
+	}
+	err := c.SupportsSearch(model.SearchSettings{Mode: model.SearchPortable})
+	if !errors.Is(err, model.ErrToolSearchUnsupported) || !strings.Contains(err.Error(), "portable.Wrap") {
+		t.Fatalf("portable: err = %v, want ErrToolSearchUnsupported naming portable.Wrap", err)
 	}
 }

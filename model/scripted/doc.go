@@ -19,11 +19,16 @@
 // provider without prompt caching does. A request after the last step
 // fails with ErrScriptExhausted.
 //
-// Deferred tools: unlike a provider adapter, the client does not return
-// model.ErrToolSearchUnsupported for them. It searches nothing — a script
-// says what the model does — so tests can drive admission (a call to a tool
-// that was never discovered) directly; wrap it with portable.Wrap to test
-// discovery itself.
+// Deferred tools: the client plays a provider with native search. It
+// searches nothing — a script says what the model does — and passes
+// deferred tools to the script as they are, so tests can drive admission
+// (a call to a tool that was never discovered) directly. Its
+// SupportsSearch (model.SearchCapable) accepts native mode and refuses
+// portable mode with model.ErrToolSearchUnsupported, as a native provider
+// does: the runtime refuses an agent on portable search over an unwrapped
+// script, so wrap it with portable.Wrap to test portable discovery.
+// Complete itself plays the script whatever the request's search
+// settings.
 //
 // Determinism:
 //   - the n-th tool call the client emits, counting every call of every

@@ -32,19 +32,18 @@ type Metrics struct {
 // known accepts every name); queries left with none are skipped and counted
 // in Skipped. Hits beyond Cutoff and repeated hit names are disregarded.
 // With no evaluated query every mean is 0.
+//
+// Evaluate does not say which names it ignored: to name them, and to refuse
+// a score that leaves some out, call Match first and give Evaluate the
+// queries it returns with a nil known.
 func Evaluate(r search.Ranker, queries []Query, known func(name string) bool) Metrics {
-	var m Metrics
+	matched, cov := Match(queries, knownResolver(known))
+	m := Metrics{Skipped: len(cov.Skipped)}
 	relevant := make(map[string]bool)
-	for _, q := range queries {
+	for _, q := range matched {
 		clear(relevant)
 		for _, name := range q.Relevant {
-			if known == nil || known(name) {
-				relevant[name] = true
-			}
-		}
-		if len(relevant) == 0 {
-			m.Skipped++
-			continue
+			relevant[name] = true
 		}
 		s := score(r.Search(q.Query, Cutoff), relevant)
 		m.NDCG10 += s.NDCG10

@@ -16,6 +16,10 @@ type Catalog struct {
 	Source string
 	// Tools are the catalog's tools in file order, with unique names.
 	Tools []Tool
+	// Warnings are the problems a read reported without failing, in file
+	// order: name problems under ReadOptions.Lenient (they wrap
+	// ErrInvalidName), and a tools/list result that says more pages follow.
+	Warnings []*Error
 }
 
 // Tool is one tool of a catalog file.

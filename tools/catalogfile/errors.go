@@ -1,17 +1,17 @@
 package catalogfile
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"strconv"
 	"strings"
+
+	"github.com/quiver-go/quiver/internal/boundedinput"
 )
 
-// Error reports a catalog that cannot be read: which file, where, and what
-// was expected. Its message has the form
+// Error reports a catalog that cannot be read, or a warning about one:
+// which file, where, and what was expected. Its message has the form
 //
 //	catalogfile: <source>:<line>:<column>: <path>: <message>
 //
@@ -27,10 +27,16 @@ type Error struct {
 	Path string
 	// Msg says what was expected and what was found.
 	Msg string
-	// Err is the underlying error, if any (a JSON syntax error, an I/O
-	// error).
+	// Err is the underlying error, if any: a JSON syntax error, an I/O
+	// error, ErrInvalidName for a name problem, an error matching
+	// ErrTooLarge for an input over the size limit, the
+	// *contract.DeclarationError of a tool the runtime refuses.
 	Err error
 }
+
+// ErrTooLarge is matched (errors.Is) by the error of an input over
+// ReadOptions.MaxSize.
+var ErrTooLarge = boundedinput.ErrTooLarge
 
 // Error implements error.
 func (e *Error) Error() string {
@@ -50,37 +56,21 @@ func (e *Error) Error() string {
 // Unwrap returns the underlying error.
 func (e *Error) Unwrap() error { return e.Err }
 
-// position returns the 1-based line and byte column of offset in data.
-// An offset past the end is placed just after the last byte.
-func position(data []byte, offset int) (line, column int) {
-	offset = max(0, min(offset, len(data)))
-	before := data[:offset]
-	line = bytes.Count(before, []byte{'\n'}) + 1
-	column = offset - (bytes.LastIndexByte(before, '\n') + 1) + 1
-	return line, column
-}
-
 // syntaxError turns an error from encoding/json's decoder into an *Error
-// positioned at the offending byte. base is the offset in data at which the
-// decoder's input started.
+// positioned at the offending byte. base is the offset in r.data at which
+// the decoder's input started. A reader's data was decoded whole before,
+// so this reports only what cannot happen in well-formed JSON.
 func (r *reader) syntaxError(base int, err error) *Error {
 	var se *json.SyntaxError
-	switch {
-	case errors.As(err, &se):
-		// Offset counts the bytes read, the offending one included.
+	if errors.As(err, &se) {
 		return r.errAt(base+int(se.Offset)-1, "", "invalid JSON: "+se.Error(), err)
-	case errors.Is(err, io.ErrUnexpectedEOF):
-		return r.errAt(len(r.data), "", "invalid JSON: unexpected end of input", err)
-	case errors.Is(err, io.EOF):
-		return &Error{Source: r.source, Msg: `expected a JSON object {"tools": [...]} or an array of tools, found no JSON value`, Err: err}
-	default:
-		return r.errAt(base, "", "invalid JSON: "+err.Error(), err)
 	}
+	return r.errAt(base, "", "invalid JSON: "+err.Error(), err)
 }
 
-// errAt returns an *Error positioned at offset.
+// errAt returns an *Error positioned at offset of r.data.
 func (r *reader) errAt(offset int, path, msg string, err error) *Error {
-	line, col := position(r.data, offset)
+	line, col := advance(r.line, r.col, r.data[:max(0, min(offset, len(r.data)))])
 	return &Error{Source: r.source, Line: line, Column: col, Path: path, Msg: msg, Err: err}
 }
 

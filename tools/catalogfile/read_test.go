@@ -65,7 +65,7 @@ func TestReadBareArray(t *testing.T) {
 	if len(c.Tools) != 2 || c.Tools[0].Name != "a" || c.Tools[1].Name != "b" {
 		t.Fatalf("tools = %+v", c.Tools)
 	}
-	if c.Tools[1].Keywords != nil || strings.Join(c.Tools[1].Tags, "|") != "x|" {
+	if c.Tools[1].Keywords != nil || strings.Join(c.Tools[1].Tags, "|") != "x|y" {
 		t.Errorf("b keywords %q tags %q", c.Tools[1].Keywords, c.Tools[1].Tags)
 	}
 }
@@ -78,7 +78,8 @@ func TestReadErrors(t *testing.T) {
 		{"duplicate", "duplicate.json", `catalogfile: duplicate.json:4:12: tools[2].name: duplicate tool name "openTable": tools[0] at 2:3 has it already; names must be unique`},
 		{"schema not object", "schema_not_object.json", `catalogfile: schema_not_object.json:2:40: tools[0].inputSchema: expected a JSON Schema object, got string`},
 		{"syntax", "syntax.json", `catalogfile: syntax.json:2:24: invalid JSON: invalid character '"' after object key:value pair`},
-		{"no tools key", "no_tools.json", `catalogfile: no_tools.json:1:1: expected a "tools" key holding the array of tools`},
+		{"invalid schema", "invalid_schema.json", `catalogfile: invalid_schema.json:8:56: tools[0].inputSchema: invalid JSON Schema: at /properties/readOnly/description: got number, want string`},
+		{"no tools key", "no_tools.json", `catalogfile: no_tools.json:1:1: expected a "tools" key holding the array of tools, or a JSON-RPC response whose "result" holds it`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

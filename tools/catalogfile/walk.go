@@ -6,11 +6,13 @@ import (
 	"fmt"
 )
 
-// reader holds a whole catalog file so that every value it hands out can be
-// located by line and column.
+// reader holds one value of a catalog file, a tool, so that every value it
+// hands out can be located by line and column in the file.
 type reader struct {
 	source string
 	data   []byte
+	// line and col locate data[0] in the file.
+	line, col int
 }
 
 // value is one JSON value of the input and the offset of its first byte.
@@ -45,21 +47,6 @@ func kindOf(raw json.RawMessage) string {
 	default:
 		return "number"
 	}
-}
-
-// document decodes the single JSON value that r.data must hold.
-func (r *reader) document() (value, error) {
-	dec := json.NewDecoder(bytes.NewReader(r.data))
-	var raw json.RawMessage
-	if err := dec.Decode(&raw); err != nil {
-		return value{}, r.syntaxError(0, err)
-	}
-	end := int(dec.InputOffset())
-	start := skipSpace(r.data, 0)
-	if rest := skipSpace(r.data, end); rest < len(r.data) {
-		return value{}, r.errAt(rest, "", "invalid JSON: unexpected data after the catalog's closing bracket", nil)
-	}
-	return value{raw: raw, off: start}, nil
 }
 
 // members returns the keys of object v in file order. v must be an object.

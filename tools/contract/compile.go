@@ -52,6 +52,22 @@ func (e *DeclarationError) Unwrap() []error { return e.Problems }
 // tags and top-level arguments. Every problem is reported in one
 // *DeclarationError.
 func Compile(decl ToolDeclaration) (tools.ToolSpec, error) {
+	return compile(decl, true)
+}
+
+// Check reports what Compile reports for decl, the same *DeclarationError
+// or nil, without keeping the spec or indexing its text: it is Compile for
+// validating many declarations at once, such as a catalog file's. The
+// search document a spec gets is valid whatever the text it indexes, so
+// Check builds one over the ident alone.
+func Check(decl ToolDeclaration) error {
+	_, err := compile(decl, false)
+	return err
+}
+
+// compile is Compile; without index, the search document holds the ident
+// only.
+func compile(decl ToolDeclaration, index bool) (tools.ToolSpec, error) {
 	var ps problems
 	id, err := tools.NewIdent(decl.Toolset, decl.Name)
 	if err != nil {
@@ -93,7 +109,11 @@ func Compile(decl ToolDeclaration) (tools.ToolSpec, error) {
 		spec.Confirmation = &c
 	}
 	spec.RequiredLabels = requiredLabels(decl.RequiredLabels, spec.Inject)
-	spec.Search = search.NewDocument(spec.SearchSource(decl.Keywords...))
+	if index {
+		spec.Search = search.NewDocument(spec.SearchSource(decl.Keywords...))
+	} else {
+		spec.Search = search.NewDocument(search.Source{Name: string(spec.Name), Aliases: []string{spec.Name.Tool()}})
+	}
 	if err := spec.Validate(); err != nil {
 		var se *tools.SpecError
 		if !errors.As(err, &se) {

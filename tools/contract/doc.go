@@ -5,8 +5,11 @@
 // registry): schemas as JSON plus metadata supplied explicitly. Compile
 // validates it and returns an independent tools.ToolSpec with validating
 // codecs and a search document; CompileToolset does the same for a whole
-// ToolsetDeclaration, applying tag inheritance. Fingerprint and
-// FingerprintTool hash declarations for change detection.
+// ToolsetDeclaration, applying tag inheritance. Check reports what Compile
+// would, without building the spec, for validating many declarations at
+// once (package tools/catalogfile checks every tool of a catalog file with
+// it). Fingerprint and FingerprintTool hash declarations for change
+// detection.
 //
 // Invariants:
 //   - Nothing is inferred from field names: a property named "session_id" or

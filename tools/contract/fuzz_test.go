@@ -28,6 +28,9 @@ func FuzzCompile(f *testing.F) {
 			d.Bounds = &tools.BoundsSpec{Cursor: cursor}
 		}
 		spec, err := Compile(d)
+		if cerr := Check(d); (cerr == nil) != (err == nil) || cerr != nil && cerr.Error() != err.Error() {
+			t.Fatalf("Check and Compile disagree:\nCheck:   %v\nCompile: %v", cerr, err)
+		}
 		if err != nil {
 			if !errors.Is(err, ErrInvalidDeclaration) {
 				t.Fatalf("Compile error is not an ErrInvalidDeclaration: %v", err)

@@ -3,7 +3,6 @@ package advertised
 import (
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/quiver-go/quiver/catalog"
 	"github.com/quiver-go/quiver/model"
@@ -13,17 +12,16 @@ import (
 )
 
 // FileToolset is the toolset Definitions puts a catalog file's tool in when
-// its name holds no dot. A name with dots is read as an ident
-// ("workspace.openTable": tool openTable of toolset workspace).
-const FileToolset = "catalog"
+// its name holds no dot, the one catalogfile checks names in. A name with
+// dots is read as an ident ("workspace.openTable": tool openTable of
+// toolset workspace).
+const FileToolset = catalogfile.DefaultToolset
 
 // Ident returns the ident Definitions gives the catalog file tool named
-// name: name itself when it holds a dot, else FileToolset + "." + name.
+// name: name itself when it holds a dot, else FileToolset + "." + name
+// (catalogfile.Tool.Ident).
 func Ident(name string) tools.Ident {
-	if strings.Contains(name, ".") {
-		return tools.Ident(name)
-	}
-	return tools.Ident(FileToolset + "." + name)
+	return catalogfile.Tool{Name: name}.Ident(FileToolset)
 }
 
 // Definitions returns the definitions the runtime's catalog advertises for

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/quiver-go/quiver/catalog"
-	"github.com/quiver-go/quiver/examples/catalogs"
+	"github.com/quiver-go/quiver/internal/catalogs"
 	"github.com/quiver-go/quiver/model"
 	"github.com/quiver-go/quiver/model/anthropic"
 	"github.com/quiver-go/quiver/model/tokencount"

@@ -123,8 +123,9 @@ var toolsets = []struct {
 
 // RegisterAssistantAgent registers on rt every toolset the agent consumes,
 // with its generated specs and its executor from cfg, then the agent. A
-// toolset already registered on rt (by another agent's registration) is
-// left as it is. It fails, registering nothing, when cfg lacks an executor.
+// toolset already registered on rt (by another agent's registration:
+// runtime.ErrToolsetRegistered) is left as it is. It fails, registering
+// nothing, when cfg lacks an executor.
 func RegisterAssistantAgent(ctx context.Context, rt *runtime.Runtime, cfg AssistantAgentConfig) error {
 	if rt == nil {
 		return errors.New("assistant: RegisterAssistantAgent: runtime is nil")
@@ -143,7 +144,7 @@ func RegisterAssistantAgent(ctx context.Context, rt *runtime.Runtime, cfg Assist
 	}
 	for _, ts := range toolsets {
 		err := rt.RegisterToolset(runtime.ToolsetRegistration{Name: ts.name, Specs: ts.specs(), Executor: cfg.Executors[ts.name]})
-		if err != nil && !alreadyRegistered(err, ts.name) {
+		if err != nil && !errors.Is(err, runtime.ErrToolsetRegistered) {
 			return fmt.Errorf("assistant: register agent %q: %w", Name, err)
 		}
 	}
@@ -157,10 +158,4 @@ func RegisterAssistantAgent(ctx context.Context, rt *runtime.Runtime, cfg Assist
 	reg.Search = cfg.Search
 	reg.Policy.ModelOutput = cfg.ModelOutput
 	return rt.RegisterAgent(reg)
-}
-
-// alreadyRegistered reports whether err is RegisterToolset's error for a
-// toolset that is already registered and has no other problem.
-func alreadyRegistered(err error, toolset string) bool {
-	return err.Error() == fmt.Sprintf("runtime: register toolset %q: toolset %q is already registered", toolset, toolset)
 }

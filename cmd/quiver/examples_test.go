@@ -1,0 +1,102 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/spf13/cobra"
+)
+
+// commands returns cmd and every command under it, depth first.
+func commands(cmd *cobra.Command) []*cobra.Command {
+	out := []*cobra.Command{cmd}
+	for _, c := range cmd.Commands() {
+		out = append(out, commands(c)...)
+	}
+	return out
+}
+
+// shellWords splits one example line into words as a POSIX shell would for
+// the simple lines help examples hold: blanks separate words, and double or
+// single quotes group a phrase (no escapes, variables or globs).
+func shellWords(t *testing.T, line string) []string {
+	t.Helper()
+	var words []string
+	var word strings.Builder
+	inWord := false
+	var quote rune
+	for _, r := range line {
+		switch {
+		case quote != 0 && r == quote:
+			quote = 0
+		case quote != 0:
+			word.WriteRune(r)
+		case r == '"' || r == '\'':
+			quote, inWord = r, true
+		case r == ' ' || r == '\t':
+			if inWord {
+				words = append(words, word.String())
+				word.Reset()
+				inWord = false
+			}
+		case strings.ContainsRune(`\$*?|&;<>()`+"`", r):
+			t.Fatalf("example %q uses shell syntax %q the test does not interpret", line, r)
+		default:
+			word.WriteRune(r)
+			inWord = true
+		}
+	}
+	if quote != 0 {
+		t.Fatalf("example %q has an unterminated quote", line)
+	}
+	if inWord {
+		words = append(words, word.String())
+	}
+	return words
+}
+
+// TestHelpExamplesRun runs every line of every command's Example, as
+// written, from an empty directory: an example must work for a new user
+// who copies it, so it may name no file and only tools of the embedded
+// catalog. Every command that does something has examples.
+func TestHelpExamplesRun(t *testing.T) {
+	t.Chdir(t.TempDir())
+	ran := 0
+	for _, cmd := range commands(newRootCommand()) {
+		if cmd.Example == "" {
+			if cmd.Runnable() && cmd.HasParent() && !cmd.HasAvailableSubCommands() {
+				t.Errorf("%s has no Example", cmd.CommandPath())
+			}
+			continue
+		}
+		for line := range strings.Lines(cmd.Example) {
+			line = strings.TrimSpace(line)
+			if line == "" || strings.HasPrefix(line, "#") {
+				continue
+			}
+			words := shellWords(t, line)
+			if words[0] != "quiver" {
+				t.Errorf("%s: example %q does not start with quiver", cmd.CommandPath(), line)
+				continue
+			}
+			t.Run(line, func(t *testing.T) {
+				r := quiver(t, words[1:]...)
+				if r.code != exitOK || r.stderr != "" || r.stdout == "" {
+					t.Errorf("exit %d, stdout %d bytes, stderr:\n%s", r.code, len(r.stdout), r.stderr)
+				}
+			})
+			ran++
+		}
+	}
+	if ran < 10 {
+		t.Errorf("ran %d examples; the commands' Example fields hold more", ran)
+	}
+}
+
+func TestShellWords(t *testing.T) {
+	got := shellWords(t, `  quiver search "export this table"  --limit 3 'a b'c`)
+	want := []string{"quiver", "search", "export this table", "--limit", "3", "a bc"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("shellWords = %q, want %q", got, want)
+	}
+}

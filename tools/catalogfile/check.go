@@ -1,0 +1,69 @@
+package catalogfile
+
+import (
+	"errors"
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"github.com/quiver-go/quiver/tools"
+)
+
+// checkBatch is how many tools are read before their runtime checks run,
+// in parallel.
+const checkBatch = 64
+
+// pendingTool is a tool read and checked field by field, waiting for the
+// runtime's checks (compile).
+type pendingTool struct {
+	r *reader
+	t toolValue
+}
+
+// queue adds a tool to the pending batch, checking the batch when full.
+func (d *docReader) queue(r *reader, t toolValue) error {
+	d.pending = append(d.pending, pendingTool{r, t})
+	if len(d.pending) < checkBatch {
+		return nil
+	}
+	return d.flush()
+}
+
+// flush runs the runtime's checks of the pending tools on every processor
+// and adds them to the catalog in file order. It returns the error of the
+// first tool, in file order, that fails them. Because the pending tools
+// come before anything read after them, their errors are reported before
+// any later error, as a one-tool-at-a-time check would.
+func (d *docReader) flush() error {
+	jobs := d.pending
+	d.pending = d.pending[:0]
+	errs := make([]error, len(jobs))
+	var (
+		next atomic.Int64
+		wg   sync.WaitGroup
+	)
+	for range min(runtime.GOMAXPROCS(0), len(jobs)) {
+		wg.Go(func() {
+			for i := int(next.Add(1)) - 1; i < len(jobs); i = int(next.Add(1)) - 1 {
+				errs[i] = jobs[i].r.compile(jobs[i].t)
+			}
+		})
+	}
+	wg.Wait()
+	for i, j := range jobs {
+		if errs[i] != nil {
+			if !d.opts.Lenient || !errors.Is(errs[i], tools.ErrInvalidSchema) {
+				return errs[i]
+			}
+			// A third-party schema the runtime refuses (an older draft's
+			// keywords, for one): explorable, with a warning.
+			var e *Error
+			if !errors.As(errs[i], &e) {
+				e = &Error{Msg: errs[i].Error(), Err: errs[i]}
+			}
+			d.cat.Warnings = append(d.cat.Warnings, e)
+		}
+		d.cat.Tools = append(d.cat.Tools, j.t.Tool)
+	}
+	return nil
+}
