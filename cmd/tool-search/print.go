@@ -79,7 +79,11 @@ func printPart(w io.Writer, role model.Role, p model.Part) {
 // printOutcome writes how the run ended and, for a provider, the tokens it
 // billed.
 func printOutcome(w io.Writer, out *runtime.RunOutput, usage bool) {
-	fmt.Fprintf(w, "\nrun ended: %s after %d budgeted tool call(s)\n", out.Reason, out.ToolCalls)
+	calls := "calls"
+	if out.ToolCalls == 1 {
+		calls = "call"
+	}
+	fmt.Fprintf(w, "\nrun ended: %s after %d budgeted tool %s\n", out.Reason, out.ToolCalls, calls)
 	if usage {
 		u := out.Usage
 		fmt.Fprintf(w, "usage: %d input tokens (%d read from cache), %d output tokens\n", u.InputTokens, u.CacheReadTokens, u.OutputTokens)
