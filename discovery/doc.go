@@ -1,6 +1,7 @@
 // Package discovery answers every tool search our code executes — the
 // portable search_tools function, OpenAI's client-executed tool_search,
-// Anthropic's client-side search tool, and later the MCP server's search —
+// Anthropic's client-side search tool (an MCP server, not yet written, is to
+// search through it too) —
 // so that one query on one catalog finds the same tools whichever provider
 // the model runs on. Adapters only render its answers in provider shapes.
 //

@@ -2,7 +2,7 @@
 // runs: workflows whose code is deterministic, activities that do all I/O
 // with timeouts and retries, child workflows, timers and cancellation.
 // engine/inmem is the default implementation; a Temporal implementation
-// satisfies the same contract.
+// (not yet written) is to satisfy the same contract.
 //
 // Inputs and outputs cross the contract as JSON (json.RawMessage), as they
 // would cross a durable engine's persistence; the generic helpers (Workflow,

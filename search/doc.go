@@ -1,5 +1,6 @@
-// Package search is Quiver's tool search engine, shared by model adapters,
-// the registry and MCP servers.
+// Package search is Quiver's tool search engine, used by the discovery core
+// (package discovery) that model adapters answer searches with; the
+// registry and MCP servers, not yet written, are to use it the same way.
 //
 // It owns the analyzer that turns tool text and queries into terms, the
 // Document that records one tool's per-field term counts (computed at
