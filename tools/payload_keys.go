@@ -30,10 +30,8 @@ func checkKeys(spec ToolSpec, obj map[string]any) []PayloadProblem {
 			}
 		}
 	}
-	if len(probs) > 0 {
-		return probs
-	}
 	walkKeys(obj, root, "", &probs)
+	slices.SortStableFunc(probs, func(a, b PayloadProblem) int { return strings.Compare(a.Path, b.Path) })
 	return probs
 }
 
