@@ -11,15 +11,12 @@ package discovery_test
 import (
 	"context"
 	"encoding/json"
-	"io"
-	"net/http"
-	"net/http/httptest"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/quiver-go/quiver/discovery"
+	"github.com/quiver-go/quiver/internal/providerfake"
 	"github.com/quiver-go/quiver/model"
 	"github.com/quiver-go/quiver/model/anthropic"
 	"github.com/quiver-go/quiver/model/compat"
@@ -66,51 +63,8 @@ func sharedRequest(mode model.SearchMode) *model.Request {
 	}
 }
 
-// fake is a local provider: it records every request body and answers in
-// turn with scripted provider-shaped JSON.
-type fake struct {
-	t       *testing.T
-	srv     *httptest.Server
-	mu      sync.Mutex
-	bodies  [][]byte
-	answers []string
-}
-
-func newFake(t *testing.T, answers ...string) *fake {
-	t.Helper()
-	f := &fake{t: t, answers: answers}
-	f.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, _ := io.ReadAll(r.Body)
-		f.mu.Lock()
-		f.bodies = append(f.bodies, body)
-		n := len(f.bodies)
-		f.mu.Unlock()
-		w.Header().Set("Content-Type", "application/json")
-		if n > len(f.answers) {
-			t.Errorf("unscripted request %d: %s", n, body)
-			w.WriteHeader(http.StatusInternalServerError)
-			return
-		}
-		_, _ = io.WriteString(w, f.answers[n-1])
-	}))
-	t.Cleanup(f.srv.Close)
-	return f
-}
-
-// body returns request i (0-based), decoded.
-func (f *fake) body(i int) map[string]any {
-	f.t.Helper()
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if i >= len(f.bodies) {
-		f.t.Fatalf("%d requests, want at least %d", len(f.bodies), i+1)
-	}
-	var m map[string]any
-	if err := json.Unmarshal(f.bodies[i], &m); err != nil {
-		f.t.Fatal(err)
-	}
-	return m
-}
+// usage is what every provider answer reports.
+var usage = providerfake.Usage{Input: 100, Output: 10}
 
 // mode is one way our code answers a search: a client over its fake
 // provider that searches once for query, then answers.
@@ -119,7 +73,7 @@ type mode struct {
 	search model.SearchMode
 	// run completes req against a fake provider whose model searches for
 	// query, and returns the fake.
-	run func(t *testing.T, req *model.Request, query string) *fake
+	run func(t *testing.T, req *model.Request, query string) *providerfake.Server
 	// loaded reads the tools the search made callable from the request
 	// that follows it.
 	loaded func(first, next map[string]any) []string
@@ -135,21 +89,14 @@ func modes() []mode {
 
 // Portable search over the compat adapter: Chat Completions
 // (chat.completion objects).
-func runPortable(t *testing.T, req *model.Request, query string) *fake {
+func runPortable(t *testing.T, req *model.Request, query string) *providerfake.Server {
 	t.Helper()
-	completion := func(finish string, msg map[string]any) string {
-		b, _ := json.Marshal(map[string]any{"id": "chatcmpl-1", "object": "chat.completion", "created": 1767225600, "model": "m",
-			"choices": []any{map[string]any{"index": 0, "message": msg, "logprobs": nil, "finish_reason": finish}},
-			"usage":   map[string]any{"prompt_tokens": 100, "completion_tokens": 20, "total_tokens": 120}})
-		return string(b)
-	}
 	args, _ := json.Marshal(map[string]string{"query": query})
-	f := newFake(t,
-		completion("tool_calls", map[string]any{"role": "assistant", "content": nil, "tool_calls": []any{
-			map[string]any{"id": "call_s1", "type": "function", "function": map[string]any{"name": model.DefaultSearchToolName, "arguments": string(args)}}}}),
-		completion("stop", map[string]any{"role": "assistant", "content": "Done."}),
+	f := providerfake.New(t, "/v1/chat/completions",
+		providerfake.OK(providerfake.ChatToolCall("call_s1", model.DefaultSearchToolName, string(args), usage)),
+		providerfake.OK(providerfake.ChatReply("Done.", usage)),
 	)
-	inner, err := compat.New(compat.WithBaseURL(f.srv.URL+"/v1"), compat.WithModel("m"), compat.WithMaxRetries(0))
+	inner, err := compat.New(compat.WithBaseURL(f.URL()+"/v1"), compat.WithModel("m"), compat.WithMaxRetries(0))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -182,21 +129,13 @@ func portableLoaded(first, next map[string]any) []string {
 }
 
 // OpenAI Responses (response objects with a client tool_search_call).
-func runOpenAI(t *testing.T, req *model.Request, query string) *fake {
+func runOpenAI(t *testing.T, req *model.Request, query string) *providerfake.Server {
 	t.Helper()
-	response := func(item string) string {
-		return `{"id":"resp_1","object":"response","created_at":1767225600,"status":"completed","model":"gpt-5.4",` +
-			`"error":null,"incomplete_details":null,"instructions":null,"metadata":{},"parallel_tool_calls":true,` +
-			`"temperature":1,"top_p":1,"tool_choice":"auto","tools":[],"output":[` + item + `],` +
-			`"usage":{"input_tokens":200,"input_tokens_details":{"cached_tokens":0},"output_tokens":10,` +
-			`"output_tokens_details":{"reasoning_tokens":0},"total_tokens":210}}`
-	}
-	q, _ := json.Marshal(query)
-	f := newFake(t,
-		response(`{"type":"tool_search_call","id":"tsc_1","call_id":"call_s1","execution":"client","status":"completed","arguments":{"query":`+string(q)+`}}`),
-		response(`{"type":"message","id":"msg_1","status":"completed","role":"assistant","content":[{"type":"output_text","text":"Done.","annotations":[]}]}`),
+	f := providerfake.New(t, "/responses",
+		providerfake.OK(providerfake.OpenAIResponse("resp_1", usage, providerfake.OpenAIToolSearchCall("tsc_1", "call_s1", query))),
+		providerfake.OK(providerfake.OpenAIResponse("resp_2", usage, providerfake.OpenAIMessage("msg_1", "Done."))),
 	)
-	c, err := openai.New(openai.WithBaseURL(f.srv.URL), openai.WithAPIKey("k"), openai.WithHTTPClient(f.srv.Client()), openai.WithMaxRetries(0), openai.WithModel("gpt-5.4"))
+	c, err := openai.New(openai.WithBaseURL(f.URL()), openai.WithAPIKey("k"), openai.WithHTTPClient(f.Client()), openai.WithMaxRetries(0), openai.WithModel("gpt-5.4"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -225,19 +164,14 @@ func openAILoaded(_, next map[string]any) []string {
 
 // Anthropic Messages (message objects with a tool_use of the client-side
 // search tool).
-func runAnthropic(t *testing.T, req *model.Request, query string) *fake {
+func runAnthropic(t *testing.T, req *model.Request, query string) *providerfake.Server {
 	t.Helper()
-	message := func(stop, content string) string {
-		return `{"id":"msg_1","type":"message","role":"assistant","model":"claude-sonnet-4-5","content":[` + content + `],` +
-			`"stop_reason":"` + stop + `","stop_sequence":null,"usage":{"input_tokens":100,"output_tokens":10,` +
-			`"cache_creation_input_tokens":0,"cache_read_input_tokens":0}}`
-	}
-	q, _ := json.Marshal(query)
-	f := newFake(t,
-		message("tool_use", `{"type":"tool_use","id":"toolu_s1","name":"`+anthropic.DefaultClientSearchToolName+`","input":{"query":`+string(q)+`}}`),
-		message("end_turn", `{"type":"text","text":"Done."}`),
+	q, _ := json.Marshal(map[string]string{"query": query})
+	f := providerfake.New(t, "/v1/messages",
+		providerfake.OK(providerfake.AnthropicMessage("msg_1", "tool_use", usage, providerfake.AnthropicToolUse("toolu_s1", anthropic.DefaultClientSearchToolName, string(q)))),
+		providerfake.OK(providerfake.AnthropicMessage("msg_2", "end_turn", usage, providerfake.AnthropicText("Done."))),
 	)
-	c, err := anthropic.New(anthropic.WithBaseURL(f.srv.URL), anthropic.WithAPIKey("k"), anthropic.WithModel("claude-sonnet-4-5"),
+	c, err := anthropic.New(anthropic.WithBaseURL(f.URL()), anthropic.WithAPIKey("k"), anthropic.WithModel("claude-sonnet-4-5"),
 		anthropic.WithMaxRetries(0), anthropic.WithSearch(anthropic.SearchClient))
 	if err != nil {
 		t.Fatal(err)
@@ -303,7 +237,7 @@ func TestEveryProviderFindsTheSameToolsForTheSameQuery(t *testing.T) {
 		got := map[string][]string{}
 		for _, m := range modes() {
 			f := m.run(t, sharedRequest(m.search), q)
-			got[m.name] = m.loaded(f.body(0), f.body(1))
+			got[m.name] = m.loaded(f.Body(0), f.Body(1))
 		}
 		// OpenAI and Anthropic answer in rank order; portable advertises
 		// the found tools among the active ones, so compare it as a set.
@@ -342,8 +276,8 @@ func TestEveryProviderTellsTheModelWhatASearchDidNotLoad(t *testing.T) {
 		}
 		for _, m := range modes() {
 			f := m.run(t, tc.req(m.search), tc.query)
-			next := f.body(1)
-			if got := m.loaded(f.body(0), next); len(got) != 0 {
+			next := f.Body(1)
+			if got := m.loaded(f.Body(0), next); len(got) != 0 {
 				t.Errorf("%s, %s: loaded %v", tc.what, m.name, got)
 			}
 			if !holdsString(next, tc.want) {

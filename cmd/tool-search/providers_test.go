@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/quiver-go/quiver/internal/providerfake"
 )
 
 // The scripted provider conversation, the same on every provider: the
@@ -20,6 +22,13 @@ const (
 	answer1   = "Tokyo is partly cloudy at 18 °C."
 	question2 = "Should I take an umbrella?"
 	answer2   = "No umbrella needed: it is partly cloudy, not raining."
+)
+
+// The usage each answer reports (the golden transcripts print its sums);
+// the compatible server reads nothing from a cache.
+var (
+	usage       = providerfake.Usage{Input: 300, CacheRead: 100, Output: 20}
+	compatUsage = providerfake.Usage{Input: 300, Output: 20}
 )
 
 // providerCase is one provider's side of the conversation.
@@ -47,7 +56,7 @@ func TestProviderConversations(t *testing.T) {
 		t.Run(tc.provider, func(t *testing.T) {
 			p := newFakeProvider(t, tc.path, tc.answers...)
 			env := map[string]string{openAIKeyVar: testKey, anthropicKeyVar: testKey, compatKeyVar: testKey}
-			m, err := newModel(providerConfig{provider: tc.provider, model: tc.model, baseURL: tc.base(p.srv.URL)}, func(k string) string { return env[k] })
+			m, err := newModel(providerConfig{provider: tc.provider, model: tc.model, baseURL: tc.base(p.URL())}, func(k string) string { return env[k] })
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -71,9 +80,13 @@ func TestProviderConversations(t *testing.T) {
 				printConversation(&printed, out.Messages)
 				printOutcome(&printed, out, true)
 			}
-			reqs := p.requests()
-			if len(reqs) != len(tc.answers) {
-				t.Fatalf("the provider got %d requests, want %d", len(reqs), len(tc.answers))
+			n := len(p.Requests())
+			if n != len(tc.answers) {
+				t.Fatalf("the provider got %d requests, want %d", n, len(tc.answers))
+			}
+			reqs := make([]map[string]any, n)
+			for i := range reqs {
+				reqs[i] = p.Body(i)
 			}
 			tc.check(t, reqs)
 			checkGolden(t, tc.provider+".golden", printed.Bytes())
@@ -89,7 +102,7 @@ func TestRunWithAProvider(t *testing.T) {
 		t.Run(tc.provider, func(t *testing.T) {
 			p := newFakeProvider(t, tc.path, tc.answers[:tc.turn1]...)
 			env := map[string]string{openAIKeyVar: testKey, anthropicKeyVar: testKey, compatKeyVar: testKey}
-			args := []string{"-provider", tc.provider, "-model", tc.model, "-base-url", tc.base(p.srv.URL)}
+			args := []string{"-provider", tc.provider, "-model", tc.model, "-base-url", tc.base(p.URL())}
 			var stdout, stderr bytes.Buffer
 			if code := run(context.Background(), args, func(k string) string { return env[k] }, &stdout, &stderr); code != exitOK {
 				t.Fatalf("exit %d, stderr: %s", code, stderr.String())
@@ -110,11 +123,11 @@ func openAICase() providerCase {
 		provider: "openai", model: "gpt-5.4", path: "/responses",
 		base: func(url string) string { return url }, turn1: 3,
 		answers: []string{
-			openAIResponse("resp_1", openAISearchCall("tsc_1", "call_s1", "weather in a city")),
-			openAIResponse("resp_2", openAIFunctionCall("fc_1", "call_w1", "get_weather", `{"city":"Tokyo"}`)),
-			openAIResponse("resp_3", openAIMessage("msg_1", answer1)),
-			openAIResponse("resp_4", openAIFunctionCall("fc_2", "call_w2", "get_weather", `{"city":"Tokyo"}`)),
-			openAIResponse("resp_5", openAIMessage("msg_2", answer2)),
+			providerfake.OpenAIResponse("resp_1", usage, providerfake.OpenAIToolSearchCall("tsc_1", "call_s1", "weather in a city")),
+			providerfake.OpenAIResponse("resp_2", usage, providerfake.OpenAIFunctionCall("fc_1", "call_w1", "get_weather", "get_weather", `{"city":"Tokyo"}`)),
+			providerfake.OpenAIResponse("resp_3", usage, providerfake.OpenAIMessage("msg_1", answer1)),
+			providerfake.OpenAIResponse("resp_4", usage, providerfake.OpenAIFunctionCall("fc_2", "call_w2", "get_weather", "get_weather", `{"city":"Tokyo"}`)),
+			providerfake.OpenAIResponse("resp_5", usage, providerfake.OpenAIMessage("msg_2", answer2)),
 		},
 		check: func(t *testing.T, reqs []map[string]any) {
 			// The deferred catalog stays in the application: the first
@@ -144,12 +157,12 @@ func anthropicCase() providerCase {
 		provider: "anthropic", model: "claude-sonnet-4-5", path: "/v1/messages",
 		base: func(url string) string { return url }, turn1: 2,
 		answers: []string{
-			anthropicMessage("msg_1", "tool_use", anthropicText("Let me find a weather tool."),
-				anthropicHostedSearch("srvtoolu_1", "weather in a city", "get_weather"),
-				anthropicToolUse("toolu_w1", "get_weather", `{"city":"Tokyo"}`)),
-			anthropicMessage("msg_2", "end_turn", anthropicText(answer1)),
-			anthropicMessage("msg_3", "tool_use", anthropicToolUse("toolu_w2", "get_weather", `{"city":"Tokyo"}`)),
-			anthropicMessage("msg_4", "end_turn", anthropicText(answer2)),
+			providerfake.AnthropicMessage("msg_1", "tool_use", usage, providerfake.AnthropicText("Let me find a weather tool."),
+				providerfake.AnthropicHostedSearch("srvtoolu_1", "weather in a city", "get_weather"),
+				providerfake.AnthropicToolUse("toolu_w1", "get_weather", `{"city":"Tokyo"}`)),
+			providerfake.AnthropicMessage("msg_2", "end_turn", usage, providerfake.AnthropicText(answer1)),
+			providerfake.AnthropicMessage("msg_3", "tool_use", usage, providerfake.AnthropicToolUse("toolu_w2", "get_weather", `{"city":"Tokyo"}`)),
+			providerfake.AnthropicMessage("msg_4", "end_turn", usage, providerfake.AnthropicText(answer2)),
 		},
 		check: func(t *testing.T, reqs []map[string]any) {
 			// Every request: the inline tool, get_weather deferred, the
@@ -176,11 +189,11 @@ func compatCase() providerCase {
 		provider: "compat", model: "qwen3:8b", path: "/v1/chat/completions",
 		base: func(url string) string { return url + "/v1" }, turn1: 3,
 		answers: []string{
-			chatCall("call_s1", "search_tools", `{"query":"weather in a city"}`),
-			chatCall("call_w1", "get_weather", `{"city":"Tokyo"}`),
-			chatReply(answer1),
-			chatCall("call_w2", "get_weather", `{"city":"Tokyo"}`),
-			chatReply(answer2),
+			providerfake.ChatToolCall("call_s1", "search_tools", `{"query":"weather in a city"}`, compatUsage),
+			providerfake.ChatToolCall("call_w1", "get_weather", `{"city":"Tokyo"}`, compatUsage),
+			providerfake.ChatReply(answer1, compatUsage),
+			providerfake.ChatToolCall("call_w2", "get_weather", `{"city":"Tokyo"}`, compatUsage),
+			providerfake.ChatReply(answer2, compatUsage),
 		},
 		check: func(t *testing.T, reqs []map[string]any) {
 			equal(t, "request 1 tools", chatTools(reqs[0]), []string{"convert_temperature", "search_tools"})

@@ -3,15 +3,13 @@ package main
 import (
 	"bytes"
 	"context"
-	"io"
-	"net/http"
-	"net/http/httptest"
 	"slices"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/quiver-go/quiver/examples/records/gen/agents/workspace/assistant"
+	"github.com/quiver-go/quiver/internal/providerfake"
 	"github.com/quiver-go/quiver/model"
 	"github.com/quiver-go/quiver/model/anthropic"
 	"github.com/quiver-go/quiver/model/compat"
@@ -20,76 +18,14 @@ import (
 	"github.com/quiver-go/quiver/runtime"
 )
 
-// fakeProvider is a local stand-in for one provider's API: it answers every
-// POST to its path with one provider-shaped final answer, and records each
-// request body and the status it got.
-type fakeProvider struct {
-	srv    *httptest.Server
-	path   string
-	answer string
+// The provider-shaped final answers.
+const answerText = "12 orders are late."
 
-	mu       sync.Mutex
-	bodies   [][]byte
-	statuses []int
-}
-
-func newFakeProvider(t *testing.T, path, answer string) *fakeProvider {
-	t.Helper()
-	p := &fakeProvider{path: path, answer: answer}
-	p.srv = httptest.NewServer(http.HandlerFunc(p.serve))
-	t.Cleanup(p.srv.Close)
-	return p
-}
-
-func (p *fakeProvider) serve(w http.ResponseWriter, r *http.Request) {
-	body, _ := io.ReadAll(r.Body)
-	status := http.StatusOK
-	if r.Method != http.MethodPost || r.URL.Path != p.path {
-		status = http.StatusNotFound
-	}
-	p.mu.Lock()
-	p.bodies = append(p.bodies, body)
-	p.statuses = append(p.statuses, status)
-	p.mu.Unlock()
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(status)
-	if status == http.StatusOK {
-		_, _ = io.WriteString(w, p.answer)
-		return
-	}
-	_, _ = io.WriteString(w, `{"error":{"message":"not found","type":"invalid_request_error"}}`)
-}
-
-// requests returns the recorded bodies and statuses.
-func (p *fakeProvider) requests() ([][]byte, []int) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return slices.Clone(p.bodies), slices.Clone(p.statuses)
-}
-
-// The provider-shaped final answers, as each adapter's own tests fake them.
-const (
-	answerText = "12 orders are late."
-
-	// openAIAnswer is a completed response of POST /responses
-	// (responses.Response, openai-go/v3).
-	openAIAnswer = `{"id":"resp_1","object":"response","created_at":1767225600,"status":"completed","model":"gpt-5.4",` +
-		`"error":null,"incomplete_details":null,"instructions":null,"metadata":{},"parallel_tool_calls":true,` +
-		`"temperature":1,"top_p":1,"tool_choice":"auto","tools":[],"output":[{"type":"message","id":"msg_1",` +
-		`"status":"completed","role":"assistant","content":[{"type":"output_text","text":"` + answerText + `","annotations":[]}]}],` +
-		`"usage":{"input_tokens":900,"input_tokens_details":{"cached_tokens":0,"cache_write_tokens":0},` +
-		`"output_tokens":9,"output_tokens_details":{"reasoning_tokens":0},"total_tokens":909}}`
-
-	// anthropicAnswer is a final message of POST /v1/messages.
-	anthropicAnswer = `{"id":"msg_1","type":"message","role":"assistant","model":"claude-sonnet-4-5",` +
-		`"content":[{"type":"text","text":"` + answerText + `"}],"stop_reason":"end_turn","stop_sequence":null,` +
-		`"usage":{"input_tokens":900,"output_tokens":9,"cache_creation_input_tokens":0,"cache_read_input_tokens":0,` +
-		`"server_tool_use":{"web_search_requests":0,"web_fetch_requests":0},"service_tier":"standard"}}`
-
-	// compatAnswer is a chat.completion of POST /v1/chat/completions.
-	compatAnswer = `{"id":"chatcmpl-1","object":"chat.completion","created":1767225600,"model":"qwen3-8b",` +
-		`"choices":[{"index":0,"message":{"role":"assistant","content":"` + answerText + `"},"logprobs":null,"finish_reason":"stop"}],` +
-		`"usage":{"prompt_tokens":900,"completion_tokens":9,"total_tokens":909}}`
+var (
+	finalUsage      = providerfake.Usage{Input: 900, Output: 9}
+	openAIAnswer    = providerfake.OpenAIResponse("resp_1", finalUsage, providerfake.OpenAIMessage("msg_1", answerText))
+	anthropicAnswer = providerfake.AnthropicMessage("msg_1", "end_turn", finalUsage, providerfake.AnthropicText(answerText))
+	compatAnswer    = providerfake.ChatCompletion("stop", answerText, finalUsage)
 )
 
 // TestCacheCheckpointsThroughEachAdapter runs the generated agent, whose
@@ -109,8 +45,8 @@ func TestCacheCheckpointsThroughEachAdapter(t *testing.T) {
 		search model.SearchSettings
 		// ignored are the events the run must emit, in order.
 		ignored []model.CacheCheckpoint
-		// check inspects the request bodies.
-		check func(t *testing.T, bodies [][]byte)
+		// check inspects the request body.
+		check func(t *testing.T, body []byte)
 	}{
 		{
 			name: "openai", path: "/responses", answer: openAIAnswer,
@@ -118,9 +54,9 @@ func TestCacheCheckpointsThroughEachAdapter(t *testing.T) {
 				return openai.New(openai.WithBaseURL(url), openai.WithAPIKey("test-key"), openai.WithModel("gpt-5.4"), openai.WithMaxRetries(0))
 			},
 			ignored: []model.CacheCheckpoint{model.CheckpointAfterTools},
-			check: func(t *testing.T, bodies [][]byte) {
+			check: func(t *testing.T, body []byte) {
 				// AfterSystem is still placed on the system prompt.
-				mustContain(t, bodies[0], "prompt_cache_breakpoint", true)
+				mustContain(t, body, "prompt_cache_breakpoint", true)
 			},
 		},
 		{
@@ -128,10 +64,10 @@ func TestCacheCheckpointsThroughEachAdapter(t *testing.T) {
 			client: func(url string) (model.Client, error) {
 				return anthropic.New(anthropic.WithBaseURL(url), anthropic.WithAPIKey("test-key"), anthropic.WithModel("claude-sonnet-4-5"), anthropic.WithMaxRetries(0))
 			},
-			check: func(t *testing.T, bodies [][]byte) {
+			check: func(t *testing.T, body []byte) {
 				// Both placed: on the system block and on the last tool.
-				if n := bytes.Count(bodies[0], []byte(`"cache_control"`)); n != 2 {
-					t.Fatalf("cache_control appears %d times, want on the system block and the last tool: %s", n, bodies[0])
+				if n := bytes.Count(body, []byte(`"cache_control"`)); n != 2 {
+					t.Fatalf("cache_control appears %d times, want on the system block and the last tool: %s", n, body)
 				}
 			},
 		},
@@ -143,16 +79,18 @@ func TestCacheCheckpointsThroughEachAdapter(t *testing.T) {
 			},
 			search:  model.SearchSettings{Mode: model.SearchPortable},
 			ignored: []model.CacheCheckpoint{model.CheckpointAfterSystem, model.CheckpointAfterTools},
-			check: func(t *testing.T, bodies [][]byte) {
-				mustContain(t, bodies[0], "cache", false)
-				mustContain(t, bodies[0], `"search_tools"`, true)
+			check: func(t *testing.T, body []byte) {
+				mustContain(t, body, "cache", false)
+				mustContain(t, body, `"search_tools"`, true)
 			},
 		},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			p := newFakeProvider(t, tc.path, tc.answer)
-			client, err := tc.client(p.srv.URL)
+			// The fake fails the test on a request to another path or
+			// beyond its one answer.
+			p := providerfake.New(t, tc.path, providerfake.OK(tc.answer))
+			client, err := tc.client(p.URL())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -188,16 +126,11 @@ func TestCacheCheckpointsThroughEachAdapter(t *testing.T) {
 			if out.Status != runtime.StatusCompleted || out.Final == nil || out.Final.Text != answerText {
 				t.Fatalf("run = %+v, want it completed with the provider's answer", out)
 			}
-			bodies, statuses := p.requests()
-			if len(bodies) != 1 {
-				t.Fatalf("%d provider requests, want one", len(bodies))
+			reqs := p.Requests()
+			if len(reqs) != 1 {
+				t.Fatalf("%d provider requests, want one", len(reqs))
 			}
-			for i, s := range statuses {
-				if s < 200 || s > 299 {
-					t.Fatalf("request %d got HTTP %d: %s", i+1, s, bodies[i])
-				}
-			}
-			tc.check(t, bodies)
+			tc.check(t, reqs[0].Body)
 			mu.Lock()
 			defer mu.Unlock()
 			if !slices.Equal(ignored, tc.ignored) {

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/quiver-go/quiver/internal/providerfake"
 	"github.com/quiver-go/quiver/model"
 )
 
@@ -22,11 +23,11 @@ func TestCacheCheckpointWithNothingToFollowIsIgnoredAndListed(t *testing.T) {
 	if want := []model.CacheCheckpoint{model.CheckpointAfterSystem}; !slices.Equal(resp.IgnoredCheckpoints, want) {
 		t.Fatalf("IgnoredCheckpoints = %v, want %v", resp.IgnoredCheckpoints, want)
 	}
-	body := p.request(0).body
+	body := p.Request(0).Body
 	if s := field(t, body, "system"); s != nil {
 		t.Fatalf("system sent without a system prompt: %s", s)
 	}
-	assertJSON(t, "tools", field(t, body, "tools"), toolsOf(`{"type":"tool_search_tool_bm25_20251119","name":"tool_search_tool_bm25","cache_control":{"type":"ephemeral"}}`))
+	providerfake.AssertJSON(t, "tools", field(t, body, "tools"), toolsOf(`{"type":"tool_search_tool_bm25_20251119","name":"tool_search_tool_bm25","cache_control":{"type":"ephemeral"}}`))
 
 	// AfterTools without tools; AfterSystem still placed.
 	req = request("hi")
@@ -39,11 +40,11 @@ func TestCacheCheckpointWithNothingToFollowIsIgnoredAndListed(t *testing.T) {
 	if want := []model.CacheCheckpoint{model.CheckpointAfterTools}; !slices.Equal(resp.IgnoredCheckpoints, want) {
 		t.Fatalf("IgnoredCheckpoints = %v, want %v", resp.IgnoredCheckpoints, want)
 	}
-	body = p.request(1).body
+	body = p.Request(1).Body
 	if tools := field(t, body, "tools"); tools != nil {
 		t.Fatalf("tools sent for a request without tools: %s", tools)
 	}
-	assertJSON(t, "system", field(t, body, "system"), `[{"type":"text","text":"You manage records.","cache_control":{"type":"ephemeral"}}]`)
+	providerfake.AssertJSON(t, "system", field(t, body, "system"), `[{"type":"text","text":"You manage records.","cache_control":{"type":"ephemeral"}}]`)
 
 	// Neither can be placed: the body carries no cache_control at all.
 	req.System = ""
@@ -54,7 +55,7 @@ func TestCacheCheckpointWithNothingToFollowIsIgnoredAndListed(t *testing.T) {
 	if want := req.Cache.Requested(); !slices.Equal(resp.IgnoredCheckpoints, want) {
 		t.Fatalf("IgnoredCheckpoints = %v, want %v", resp.IgnoredCheckpoints, want)
 	}
-	if body := p.request(2).body; bytes.Contains(body, []byte("cache_control")) {
+	if body := p.Request(2).Body; bytes.Contains(body, []byte("cache_control")) {
 		t.Fatalf("the body carries cache_control: %s", body)
 	}
 }
@@ -80,7 +81,7 @@ func TestPlacedCacheCheckpointsAreNotListed(t *testing.T) {
 			break
 		}
 	}
-	if body := p.request(0).body; bytes.Count(body, []byte("cache_control")) != 2 {
+	if body := p.Request(0).Body; bytes.Count(body, []byte("cache_control")) != 2 {
 		t.Fatalf("want cache_control on the system block and the last tool: %s", body)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/quiver-go/quiver/discovery"
+	"github.com/quiver-go/quiver/internal/providerfake"
 	"github.com/quiver-go/quiver/model"
 	"github.com/quiver-go/quiver/model/anthropic"
 	"github.com/quiver-go/quiver/tools"
@@ -34,9 +35,9 @@ func TestClientSearchRoundThenBusinessCall(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	first := p.request(0).body
-	assertJSON(t, "tools", field(t, first, "tools"), toolsOf(clientTool))
-	assertJSON(t, "second request", p.request(1).body, `{
+	first := p.Request(0).Body
+	providerfake.AssertJSON(t, "tools", field(t, first, "tools"), toolsOf(clientTool))
+	providerfake.AssertJSON(t, "second request", p.Request(1).Body, `{
 	  "model":"claude-sonnet-4-5","max_tokens":994,
 	  "system":[{"type":"text","text":"You manage records."}],
 	  "messages":[
@@ -76,8 +77,8 @@ func TestClientSearchTwoRounds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(p.requests()) != 3 || len(resp.Messages) != 3 {
-		t.Fatalf("%d requests, %d messages", len(p.requests()), len(resp.Messages))
+	if len(p.Requests()) != 3 || len(resp.Messages) != 3 {
+		t.Fatalf("%d requests, %d messages", len(p.Requests()), len(resp.Messages))
 	}
 	var found []tools.Ident
 	for _, m := range resp.Messages[:2] {
@@ -94,7 +95,7 @@ func TestClientSearchTwoRounds(t *testing.T) {
 		t.Fatalf("searches this turn = %d", n)
 	}
 	// The third request replays both rounds in place.
-	assertJSON(t, "third request messages", field(t, p.request(2).body, "messages"), `[
+	providerfake.AssertJSON(t, "third request messages", field(t, p.Request(2).Body, "messages"), `[
 	  {"role":"user","content":[{"type":"text","text":"Export and analyze."}]},
 	  {"role":"assistant","content":[`+searchCall("toolu_s1", "export records csv")+`]},
 	  {"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_s1","content":[{"type":"tool_reference","tool_name":"records_export"}]}]},
@@ -114,7 +115,7 @@ func TestClientSearchBudgetExhaustion(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	assertJSON(t, "refusal", field(t, p.request(2).body, "messages"), `[
+	providerfake.AssertJSON(t, "refusal", field(t, p.Request(2).Body, "messages"), `[
 	  {"role":"user","content":[{"type":"text","text":"Export and analyze."}]},
 	  {"role":"assistant","content":[`+searchCall("toolu_s1", "export records csv")+`]},
 	  {"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_s1","content":[{"type":"tool_reference","tool_name":"records_export"}]}]},
@@ -163,7 +164,7 @@ func TestClientSearchLoopAfterExhaustionFails(t *testing.T) {
 	if _, err := clientSearch(p).Complete(context.Background(), req); !errors.Is(err, discovery.ErrSearchLoop) {
 		t.Fatalf("err = %v, want ErrSearchLoop", err)
 	}
-	if n := len(p.requests()); n != 3 {
+	if n := len(p.Requests()); n != 3 {
 		t.Fatalf("%d requests", n)
 	}
 }
@@ -174,8 +175,8 @@ func TestClientSearchStopsAtTheOutputBudget(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(p.requests()) != 1 || resp.StopReason != model.StopMaxTokens {
-		t.Fatalf("%d requests, stop %q: the invocation's MaxTokens bounds the search rounds", len(p.requests()), resp.StopReason)
+	if len(p.Requests()) != 1 || resp.StopReason != model.StopMaxTokens {
+		t.Fatalf("%d requests, stop %q: the invocation's MaxTokens bounds the search rounds", len(p.Requests()), resp.StopReason)
 	}
 	if rec, ok, _ := anthropic.RecordOf(resp.Messages[0]); !ok || len(rec.Results) != 1 {
 		t.Fatalf("the answered search is not kept for replay: %+v", rec)
@@ -186,7 +187,7 @@ func TestClientSearchNeedsSearchDocuments(t *testing.T) {
 	p := newProvider(t)
 	req := request("hi")
 	req.Tools[1].Search = nil
-	if _, err := clientSearch(p).Complete(context.Background(), req); err == nil || len(p.requests()) != 0 {
+	if _, err := clientSearch(p).Complete(context.Background(), req); err == nil || len(p.Requests()) != 0 {
 		t.Fatalf("err = %v", err)
 	}
 }
@@ -195,10 +196,10 @@ func TestClientSearchNeedsSearchDocuments(t *testing.T) {
 // (neither counted nor refused) must not keep the invocation re-requesting
 // until its output budget runs out.
 func TestClientSearchWithUnusableInputDoesNotLoop(t *testing.T) {
-	bad := func(id string) answer {
+	bad := func(id string) providerfake.Answer {
 		return ok(message("msg_"+id, "tool_use", 1, `{"type":"tool_use","id":"`+id+`","name":"tool_search","input":{}}`))
 	}
-	var answers []answer
+	var answers []providerfake.Answer
 	for _, id := range []string{"b1", "b2", "b3", "b4", "b5", "b6", "b7", "b8", "b9"} {
 		answers = append(answers, bad(id))
 	}
@@ -207,9 +208,9 @@ func TestClientSearchWithUnusableInputDoesNotLoop(t *testing.T) {
 	req.Search.Cap = 1
 	_, err := clientSearch(p).Complete(context.Background(), req)
 	if !errors.Is(err, discovery.ErrSearchLoop) {
-		t.Fatalf("err = %v after %d requests, want ErrSearchLoop", err, len(p.requests()))
+		t.Fatalf("err = %v after %d requests, want ErrSearchLoop", err, len(p.Requests()))
 	}
-	if n := len(p.requests()); n > 4 {
+	if n := len(p.Requests()); n > 4 {
 		t.Fatalf("%d requests: the search rounds of an invocation are bounded by the budget", n)
 	}
 }

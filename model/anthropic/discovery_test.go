@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/quiver-go/quiver/internal/providerfake"
 	"github.com/quiver-go/quiver/model"
 	"github.com/quiver-go/quiver/model/anthropic"
 	"github.com/quiver-go/quiver/tools"
@@ -41,7 +42,7 @@ func TestClientSearchNoMatchAndInvalidQueryAreTheCoreAnswers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	assertJSON(t, "search results", []byte(mustJSON(t, searchResults(t, p.request(1).body))), `[
+	providerfake.AssertJSON(t, "search results", []byte(mustJSON(t, searchResults(t, p.Request(1).Body))), `[
 	  {"type":"tool_result","tool_use_id":"toolu_s1","content":[{"type":"text","text":"{\"message\":\"No tool matched this query. Try other words, or use one of: records_lookup\",\"query\":\"zebra giraffe\",\"tools\":[]}"}]},
 	  {"type":"tool_result","tool_use_id":"toolu_s2","is_error":true,"content":[{"type":"text","text":"{\"error\":\"invalid-query\",\"message\":\"tool_search takes {\\\"query\\\": \\\"<what you want to do, or a tool's name>\\\"}\"}"}]}]`)
 	d, _ := resp.Messages[0].Discovery()
@@ -71,7 +72,7 @@ func TestForcedToolReferencedByTheHistoryKeepsDeferLoading(t *testing.T) {
 	if _, err := clientSearch(p2).Complete(context.Background(), next); err != nil {
 		t.Fatal(err)
 	}
-	sent := sentTools(t, p2.request(0).body)
+	sent := sentTools(t, p2.Request(0).Body)
 	if sent["records_export"]["defer_loading"] != true {
 		t.Fatalf("forced referenced tool sent as %v, want defer_loading", sent["records_export"])
 	}
@@ -83,7 +84,7 @@ func TestForcedToolReferencedByTheHistoryKeepsDeferLoading(t *testing.T) {
 	if _, err := clientSearch(p3).Complete(context.Background(), fresh); err != nil {
 		t.Fatal(err)
 	}
-	if _, deferred := sentTools(t, p3.request(0).body)["records_export"]["defer_loading"]; deferred {
+	if _, deferred := sentTools(t, p3.Request(0).Body)["records_export"]["defer_loading"]; deferred {
 		t.Fatal("a forced tool no reference loaded was sent with defer_loading")
 	}
 }
@@ -103,15 +104,15 @@ func TestClientSearchTakesItsStateFromTheRequest(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, deferred := sentTools(t, p.request(0).body)["records_analyze"]["defer_loading"]; deferred {
+	if _, deferred := sentTools(t, p.Request(0).Body)["records_analyze"]["defer_loading"]; deferred {
 		t.Fatal("a discovered tool no reference loads was sent with defer_loading: the model could not call it")
 	}
 	// The search for it finds nothing new; the next one is refused.
-	results := searchResults(t, p.request(1).body)
+	results := searchResults(t, p.Request(1).Body)
 	if text := mustJSON(t, results); !strings.Contains(text, `No tool matched this query`) {
 		t.Fatalf("first search: %s", text)
 	}
-	if text := mustJSON(t, searchResults(t, p.request(2).body)); !strings.Contains(text, `{\"error\":\"search-budget-exhausted\",\"budgetCap\":2}`) {
+	if text := mustJSON(t, searchResults(t, p.Request(2).Body)); !strings.Contains(text, `{\"error\":\"search-budget-exhausted\",\"budgetCap\":2}`) {
 		t.Fatalf("second search: %s", text)
 	}
 	d0, _ := resp.Messages[0].Discovery()
@@ -129,7 +130,7 @@ func TestSearchToolNameComesFromTheRequestAndIsValidated(t *testing.T) {
 	if _, err := c.Complete(context.Background(), req); err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := sentTools(t, p.request(0).body)["find_tools"]; !ok {
+	if _, ok := sentTools(t, p.Request(0).Body)["find_tools"]; !ok {
 		t.Fatal("the client-side search tool is not named by SearchSettings.ToolName")
 	}
 	if got := c.SearchInstruction(req.Search); got != "Call find_tools(query='%s') to discover it" {
@@ -141,7 +142,7 @@ func TestSearchToolNameComesFromTheRequestAndIsValidated(t *testing.T) {
 	if _, err := c.Complete(context.Background(), bad); err == nil || !strings.Contains(err.Error(), "must match ^[a-zA-Z0-9_-]{1,64}$") {
 		t.Fatalf("err = %v, want the name pattern", err)
 	}
-	if n := len(p.requests()); n != 1 {
+	if n := len(p.Requests()); n != 1 {
 		t.Fatalf("%d requests: an invalid name must fail before any request", n)
 	}
 	if _, err := anthropic.New(anthropic.WithMinRelativeScore(2)); err == nil {

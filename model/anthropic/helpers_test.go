@@ -1,15 +1,11 @@
 package anthropic_test
 
 import (
-	"bytes"
 	"encoding/json"
-	"io"
 	"net/http"
-	"net/http/httptest"
-	"reflect"
-	"sync"
 	"testing"
 
+	"github.com/quiver-go/quiver/internal/providerfake"
 	"github.com/quiver-go/quiver/model"
 	"github.com/quiver-go/quiver/model/anthropic"
 	"github.com/quiver-go/quiver/search"
@@ -19,86 +15,32 @@ import (
 // testModel is the model id the tests configure.
 const testModel = "claude-sonnet-4-5"
 
-// answer is one canned provider answer.
-type answer struct {
-	status int
-	body   string
-}
+// requestID is the request-id header the provider sends with each answer.
+var requestID = map[string]string{"request-id": "req_test"}
 
 // ok is a 200 answer with a Messages API response body.
-func ok(body string) answer { return answer{status: http.StatusOK, body: body} }
-
-// captured is one request the fake provider received.
-type captured struct {
-	method, path string
-	header       http.Header
-	body         []byte
+func ok(body string) providerfake.Answer {
+	return providerfake.Answer{Status: http.StatusOK, Body: body, Header: requestID}
 }
 
-// provider is a local stand-in for the Messages API: it records each
-// request and plays its answers in order.
+// provider is a local Messages API (providerfake) with the client of the
+// tests.
 type provider struct {
-	t       *testing.T
-	srv     *httptest.Server
-	mu      sync.Mutex
-	answers []answer
-	reqs    []captured
+	*providerfake.Server
+	t *testing.T
 }
 
 // newProvider starts a fake provider playing answers.
-func newProvider(t *testing.T, answers ...answer) *provider {
+func newProvider(t *testing.T, answers ...providerfake.Answer) *provider {
 	t.Helper()
-	p := &provider{t: t, answers: answers}
-	p.srv = httptest.NewServer(http.HandlerFunc(p.serve))
-	t.Cleanup(p.srv.Close)
-	return p
-}
-
-func (p *provider) serve(w http.ResponseWriter, r *http.Request) {
-	body, err := io.ReadAll(r.Body)
-	if err != nil {
-		http.Error(w, err.Error(), http.StatusBadRequest)
-		return
-	}
-	p.mu.Lock()
-	p.reqs = append(p.reqs, captured{method: r.Method, path: r.URL.Path, header: r.Header.Clone(), body: body})
-	n := len(p.reqs)
-	var a answer
-	if n <= len(p.answers) {
-		a = p.answers[n-1]
-	}
-	p.mu.Unlock()
-	if a.status == 0 {
-		a = answer{status: http.StatusInternalServerError, body: `{"type":"error","error":{"type":"api_error","message":"no answer scripted"}}`}
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("request-id", "req_test")
-	w.WriteHeader(a.status)
-	_, _ = io.WriteString(w, a.body)
-}
-
-// requests returns the requests received so far.
-func (p *provider) requests() []captured {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return append([]captured(nil), p.reqs...)
-}
-
-// request returns the i-th request (0-based), failing the test without it.
-func (p *provider) request(i int) captured {
-	p.t.Helper()
-	rs := p.requests()
-	if i >= len(rs) {
-		p.t.Fatalf("provider got %d requests, want at least %d", len(rs), i+1)
-	}
-	return rs[i]
+	return &provider{Server: providerfake.New(t, "/v1/messages", answers...), t: t}
 }
 
 // client returns an adapter talking to the fake provider.
 func (p *provider) client(opts ...anthropic.Option) *anthropic.Client {
 	p.t.Helper()
 	base := []anthropic.Option{
-		anthropic.WithBaseURL(p.srv.URL),
+		anthropic.WithBaseURL(p.URL()),
 		anthropic.WithAPIKey("test-key"),
 		anthropic.WithModel(testModel),
 		anthropic.WithMaxRetries(0),
@@ -110,22 +52,6 @@ func (p *provider) client(opts ...anthropic.Option) *anthropic.Client {
 	return c
 }
 
-// assertJSON fails unless got and want hold the same JSON value.
-func assertJSON(t *testing.T, what string, got []byte, want string) {
-	t.Helper()
-	g, err := decode(got)
-	if err != nil {
-		t.Fatalf("%s: %v in %s", what, err, got)
-	}
-	w, err := decode([]byte(want))
-	if err != nil {
-		t.Fatalf("%s: expected value: %v", what, err)
-	}
-	if !reflect.DeepEqual(g, w) {
-		t.Fatalf("%s:\n got %s\nwant %s", what, indent(got), indent([]byte(want)))
-	}
-}
-
 // field returns the JSON value at a top-level key of a request body.
 func field(t *testing.T, body []byte, key string) []byte {
 	t.Helper()
@@ -134,22 +60,6 @@ func field(t *testing.T, body []byte, key string) []byte {
 		t.Fatal(err)
 	}
 	return m[key]
-}
-
-func decode(b []byte) (any, error) {
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
-	var v any
-	err := dec.Decode(&v)
-	return v, err
-}
-
-func indent(b []byte) string {
-	var buf bytes.Buffer
-	if json.Indent(&buf, b, "", "  ") != nil {
-		return string(b)
-	}
-	return buf.String()
 }
 
 // catalog returns the tool definitions of the tests: one inline tool and
@@ -195,28 +105,8 @@ func request(text string) *model.Request {
 	}
 }
 
-// usage is a Messages API usage object.
-func usage(in, out int) string {
-	b, _ := json.Marshal(map[string]any{"input_tokens": in, "output_tokens": out, "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0, "server_tool_use": map[string]any{"web_search_requests": 0, "web_fetch_requests": 0}, "service_tier": "standard"})
-	return string(b)
-}
-
-// message is a Messages API response body.
+// message is a Messages API response body (providerfake.AnthropicMessage)
+// reporting 100 input tokens and out output tokens.
 func message(id, stop string, out int, content ...string) string {
-	c := "[]"
-	if len(content) > 0 {
-		c = "[" + join(content) + "]"
-	}
-	return `{"id":"` + id + `","type":"message","role":"assistant","model":"` + testModel + `","content":` + c + `,"stop_reason":"` + stop + `","stop_sequence":null,"usage":` + usage(100, out) + `}`
-}
-
-func join(parts []string) string {
-	var b bytes.Buffer
-	for i, p := range parts {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		b.WriteString(p)
-	}
-	return b.String()
+	return providerfake.AnthropicMessage(id, stop, providerfake.Usage{Input: 100, Output: out}, content...)
 }

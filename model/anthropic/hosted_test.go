@@ -10,6 +10,7 @@ import (
 
 	sdk "github.com/anthropics/anthropic-sdk-go/v2"
 
+	"github.com/quiver-go/quiver/internal/providerfake"
 	"github.com/quiver-go/quiver/model"
 	"github.com/quiver-go/quiver/model/anthropic"
 	"github.com/quiver-go/quiver/tools"
@@ -33,17 +34,17 @@ func TestHostedSearchRoundThenBusinessCall(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	r := p.request(0)
-	if r.method != http.MethodPost || r.path != "/v1/messages" {
-		t.Fatalf("request %s %s, want POST /v1/messages", r.method, r.path)
+	r := p.Request(0)
+	if r.Method != http.MethodPost || r.Path != "/v1/messages" {
+		t.Fatalf("request %s %s, want POST /v1/messages", r.Method, r.Path)
 	}
-	if got := r.header.Get("Authorization"); got != "Bearer test-key" {
+	if got := r.Header.Get("Authorization"); got != "Bearer test-key" {
 		t.Fatalf("Authorization = %q", got)
 	}
-	if got := r.header.Get("anthropic-beta"); got != "" {
+	if got := r.Header.Get("anthropic-beta"); got != "" {
 		t.Fatalf("anthropic-beta = %q, want none: tool search is GA in the SDK's Messages API", got)
 	}
-	assertJSON(t, "request", r.body, `{
+	providerfake.AssertJSON(t, "request", r.Body, `{
 	  "model":"claude-sonnet-4-5","max_tokens":1024,
 	  "system":[{"type":"text","text":"You manage records."}],
 	  "messages":[{"role":"user","content":[{"type":"text","text":"Export the orders table as CSV."}]}],
@@ -70,8 +71,8 @@ func TestHostedSearchRoundThenBusinessCall(t *testing.T) {
 	if len(rec.Blocks) != 2 || rec.Blocks[0].At != 1 || rec.Blocks[1].At != 2 {
 		t.Fatalf("record blocks = %+v", rec.Blocks)
 	}
-	assertJSON(t, "server_tool_use kept", rec.Blocks[0].Block, searchUse)
-	assertJSON(t, "tool_search_tool_result kept", rec.Blocks[1].Block, searchHit)
+	providerfake.AssertJSON(t, "server_tool_use kept", rec.Blocks[0].Block, searchUse)
+	providerfake.AssertJSON(t, "tool_search_tool_result kept", rec.Blocks[1].Block, searchHit)
 	if _, ok := rec.Definitions["records_export"]; !ok || len(rec.Definitions) != 1 {
 		t.Fatalf("record definitions = %v", rec.Definitions)
 	}
@@ -90,8 +91,8 @@ func TestHostedSearchTwoRoundsInOneResponse(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(p.requests()) != 1 {
-		t.Fatalf("%d requests: the hosted search runs within one response", len(p.requests()))
+	if len(p.Requests()) != 1 {
+		t.Fatalf("%d requests: the hosted search runs within one response", len(p.Requests()))
 	}
 	if len(resp.ToolCalls) != 2 || resp.ToolCalls[0].Name != "records_export" || resp.ToolCalls[1].Name != "records_analyze" {
 		t.Fatalf("tool calls = %+v", resp.ToolCalls)
@@ -116,7 +117,7 @@ func TestHostedRegexSearchIsSelectable(t *testing.T) {
 	if _, err := p.client(anthropic.WithSearch(anthropic.SearchRegex)).Complete(context.Background(), request("hi")); err != nil {
 		t.Fatal(err)
 	}
-	assertJSON(t, "tools", field(t, p.request(0).body, "tools"), toolsOf(`{"type":"tool_search_tool_regex_20251119","name":"tool_search_tool_regex"}`))
+	providerfake.AssertJSON(t, "tools", field(t, p.Request(0).Body, "tools"), toolsOf(`{"type":"tool_search_tool_regex_20251119","name":"tool_search_tool_regex"}`))
 }
 
 func TestForcedDeferredToolStaysEager(t *testing.T) {
@@ -126,8 +127,8 @@ func TestForcedDeferredToolStaysEager(t *testing.T) {
 	if _, err := p.client().Complete(context.Background(), req); err != nil {
 		t.Fatal(err)
 	}
-	body := p.request(0).body
-	assertJSON(t, "tool_choice", field(t, body, "tool_choice"), `{"type":"tool","name":"records_export"}`)
+	body := p.Request(0).Body
+	providerfake.AssertJSON(t, "tool_choice", field(t, body, "tool_choice"), `{"type":"tool","name":"records_export"}`)
 	var sent []map[string]any
 	if err := json.Unmarshal(field(t, body, "tools"), &sent); err != nil {
 		t.Fatal(err)
@@ -147,7 +148,7 @@ func TestNoDeferredToolsSendsNoSearchTool(t *testing.T) {
 	if _, err := p.client().Complete(context.Background(), req); err != nil {
 		t.Fatal(err)
 	}
-	assertJSON(t, "tools", field(t, p.request(0).body, "tools"), `[{"name":"records_lookup","description":"Fetch one record by id.","input_schema":{"type":"object","properties":{"id":{"type":"string"}},"required":["id"]}}]`)
+	providerfake.AssertJSON(t, "tools", field(t, p.Request(0).Body, "tools"), `[{"name":"records_lookup","description":"Fetch one record by id.","input_schema":{"type":"object","properties":{"id":{"type":"string"}},"required":["id"]}}]`)
 }
 
 func TestUndiscoveredCallIsReturnedAsAnOrdinaryCall(t *testing.T) {
@@ -187,7 +188,7 @@ func TestHostedSearchErrorCodeIsTyped(t *testing.T) {
 
 func TestProviderErrorIsTypedAndWrapsTheSDKError(t *testing.T) {
 	body := `{"type":"error","error":{"type":"invalid_request_error","message":"tools.3: Tool search requires a supported model."},"request_id":"req_test"}`
-	p := newProvider(t, answer{status: http.StatusBadRequest, body: body})
+	p := newProvider(t, providerfake.Answer{Status: http.StatusBadRequest, Body: body, Header: requestID})
 	_, err := p.client().Complete(context.Background(), request("hi"))
 	var ae *anthropic.APIError
 	if !errors.As(err, &ae) {

@@ -37,7 +37,7 @@ func TestRenderToolsIsWhatCompleteSends(t *testing.T) {
 			if _, err := p.client(tc.opts...).Complete(context.Background(), tc.req); err != nil {
 				t.Fatal(err)
 			}
-			sent := field(t, p.request(0).body, "tools")
+			sent := field(t, p.Request(0).Body, "tools")
 			got, err := anthropic.RenderTools(tc.req, tc.opts...)
 			if err != nil {
 				t.Fatal(err)

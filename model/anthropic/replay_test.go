@@ -6,6 +6,7 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/quiver-go/quiver/internal/providerfake"
 	"github.com/quiver-go/quiver/model"
 	"github.com/quiver-go/quiver/model/anthropic"
 )
@@ -49,12 +50,12 @@ func TestReplayOfStoredTranscriptSendsSearchBlocksInPlace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	assertJSON(t, "replayed messages", field(t, p.request(0).body, "messages"), `[
+	providerfake.AssertJSON(t, "replayed messages", field(t, p.Request(0).Body, "messages"), `[
 	  {"role":"user","content":[{"type":"text","text":"Export the orders table as CSV."}]},
 	  {"role":"assistant","content":[{"type":"text","text":"Let me find an export tool."},`+searchUse+`,`+searchHit+`,
 	    {"type":"tool_use","id":"toolu_01","name":"records_export","input":{"table":"orders","format":"csv"}}]},
 	  {"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_01","content":[{"type":"text","text":"{\"export_id\":\"exp_1\"}"}]}]}]`)
-	assertJSON(t, "tools", field(t, p.request(0).body, "tools"), toolsOf(bm25Tool))
+	providerfake.AssertJSON(t, "tools", field(t, p.Request(0).Body, "tools"), toolsOf(bm25Tool))
 	if resp.Text() != "Export exp_1 started." {
 		t.Fatalf("text = %q", resp.Text())
 	}
@@ -77,7 +78,7 @@ func TestReplayRefusesAChangedDefinitionUnderAReferencedName(t *testing.T) {
 	if want := `anthropic: tool "records_export" changed since the tool search of message 1 loaded it; the Messages API expands tool references with the current definitions, so this history cannot be replayed: start a new conversation, or compact the history deliberately so that no message references the old definition`; err.Error() != want {
 		t.Fatalf("message = %q", err)
 	}
-	if len(p.requests()) != 0 {
+	if len(p.Requests()) != 0 {
 		t.Fatal("a request was sent")
 	}
 
@@ -117,8 +118,8 @@ func TestReplayPutsClientSearchResultsBeforeTheBusinessResults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(p.requests()) != 1 || len(resp.ToolCalls) != 1 || resp.ToolCalls[0].Name != "records_lookup" {
-		t.Fatalf("%d requests, calls %+v", len(p.requests()), resp.ToolCalls)
+	if len(p.Requests()) != 1 || len(resp.ToolCalls) != 1 || resp.ToolCalls[0].Name != "records_lookup" {
+		t.Fatalf("%d requests, calls %+v", len(p.Requests()), resp.ToolCalls)
 	}
 	req.Messages = append(req.Messages, resp.Messages...)
 	req.Messages = append(req.Messages, model.Message{Role: model.RoleTool, Parts: []model.Part{{
@@ -128,7 +129,7 @@ func TestReplayPutsClientSearchResultsBeforeTheBusinessResults(t *testing.T) {
 	if _, err := c.Complete(context.Background(), req); err != nil {
 		t.Fatal(err)
 	}
-	assertJSON(t, "messages", field(t, p.request(1).body, "messages"), `[
+	providerfake.AssertJSON(t, "messages", field(t, p.Request(1).Body, "messages"), `[
 	  {"role":"user","content":[{"type":"text","text":"Look up r1 and find an export tool."}]},
 	  {"role":"assistant","content":[`+searchCall("toolu_s1", "export records csv")+`,{"type":"tool_use","id":"toolu_l1","name":"records_lookup","input":{"id":"r1"}}]},
 	  {"role":"user","content":[
@@ -149,7 +150,7 @@ func TestReplayKeepsTheSearchToolWhileHistoryHoldsSearches(t *testing.T) {
 		t.Fatal(err)
 	}
 	var sent []map[string]any
-	if err := json.Unmarshal(field(t, p.request(0).body, "tools"), &sent); err != nil {
+	if err := json.Unmarshal(field(t, p.Request(0).Body, "tools"), &sent); err != nil {
 		t.Fatal(err)
 	}
 	if len(sent) != 4 || sent[3]["type"] != "tool_search_tool_bm25_20251119" || sent[1]["defer_loading"] != nil {
@@ -174,7 +175,7 @@ func TestReplayKeepsSearchBlocksInPlaceAfterAnEmptyTextBlock(t *testing.T) {
 	if _, err := c.Complete(context.Background(), req); err != nil {
 		t.Fatal(err)
 	}
-	assertJSON(t, "replayed messages", field(t, p.request(1).body, "messages"), `[
+	providerfake.AssertJSON(t, "replayed messages", field(t, p.Request(1).Body, "messages"), `[
 	  {"role":"user","content":[{"type":"text","text":"Export the orders table as CSV."}]},
 	  {"role":"assistant","content":[`+searchUse+`,`+searchHit+`,
 	    {"type":"tool_use","id":"toolu_01","name":"records_export","input":{"table":"orders","format":"csv"}}]},

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/quiver-go/quiver/internal/providerfake"
 	"github.com/quiver-go/quiver/model"
 	"github.com/quiver-go/quiver/model/anthropic"
 )
@@ -22,7 +23,7 @@ func TestMaxTokensIsRequired(t *testing.T) {
 	if _, err := p.client().Complete(context.Background(), req); !errors.Is(err, anthropic.ErrMaxTokensRequired) {
 		t.Fatalf("err = %v", err)
 	}
-	if len(p.requests()) != 0 {
+	if len(p.Requests()) != 0 {
 		t.Fatal("a request was sent")
 	}
 }
@@ -40,9 +41,9 @@ func TestModelComesFromTheRequestTheClassMapOrTheDefault(t *testing.T) {
 		if _, err := c.Complete(context.Background(), req); err != nil {
 			t.Fatal(err)
 		}
-		assertJSON(t, "model", field(t, p.request(len(p.requests())-1).body, "model"), `"`+tc.want+`"`)
+		providerfake.AssertJSON(t, "model", field(t, p.Request(len(p.Requests())-1).Body, "model"), `"`+tc.want+`"`)
 	}
-	bare, err := anthropic.New(anthropic.WithBaseURL(p.srv.URL))
+	bare, err := anthropic.New(anthropic.WithBaseURL(p.URL()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,9 +74,9 @@ func TestTranscriptMapsToMessagesWithMergedToolResults(t *testing.T) {
 	if _, err := p.client().Complete(context.Background(), req); err != nil {
 		t.Fatal(err)
 	}
-	body := p.request(0).body
-	assertJSON(t, "system", field(t, body, "system"), `[{"type":"text","text":"You manage records."},{"type":"text","text":"Answer briefly."}]`)
-	assertJSON(t, "messages", field(t, body, "messages"), `[
+	body := p.Request(0).Body
+	providerfake.AssertJSON(t, "system", field(t, body, "system"), `[{"type":"text","text":"You manage records."},{"type":"text","text":"Answer briefly."}]`)
+	providerfake.AssertJSON(t, "messages", field(t, body, "messages"), `[
 	  {"role":"user","content":[{"type":"text","text":"Look up a and b."}]},
 	  {"role":"assistant","content":[{"type":"text","text":"Looking both up."},
 	    {"type":"tool_use","id":"toolu_a","name":"records_lookup","input":{"id":"a"}},
@@ -102,14 +103,14 @@ func TestToolChoiceMapping(t *testing.T) {
 		if _, err := p.client().Complete(context.Background(), req); err != nil {
 			t.Fatal(err)
 		}
-		got := field(t, p.request(0).body, "tool_choice")
+		got := field(t, p.Request(0).Body, "tool_choice")
 		if tc.want == "" {
 			if got != nil {
 				t.Fatalf("auto: tool_choice %s sent", got)
 			}
 			continue
 		}
-		assertJSON(t, string(tc.choice.Mode), got, tc.want)
+		providerfake.AssertJSON(t, string(tc.choice.Mode), got, tc.want)
 	}
 	p := newProvider(t)
 	req := request("hi")
@@ -126,18 +127,18 @@ func TestCacheCheckpointsPlaceCacheControl(t *testing.T) {
 	if _, err := p.client().Complete(context.Background(), req); err != nil {
 		t.Fatal(err)
 	}
-	body := p.request(0).body
-	assertJSON(t, "system", field(t, body, "system"), `[{"type":"text","text":"You manage records.","cache_control":{"type":"ephemeral"}}]`)
-	assertJSON(t, "tools", field(t, body, "tools"), toolsOf(`{"type":"tool_search_tool_bm25_20251119","name":"tool_search_tool_bm25","cache_control":{"type":"ephemeral"}}`))
+	body := p.Request(0).Body
+	providerfake.AssertJSON(t, "system", field(t, body, "system"), `[{"type":"text","text":"You manage records.","cache_control":{"type":"ephemeral"}}]`)
+	providerfake.AssertJSON(t, "tools", field(t, body, "tools"), toolsOf(`{"type":"tool_search_tool_bm25_20251119","name":"tool_search_tool_bm25","cache_control":{"type":"ephemeral"}}`))
 
 	req.Tools = req.Tools[:1]
 	req.Cache = model.CacheCheckpoints{AfterTools: true}
 	if _, err := p.client().Complete(context.Background(), req); err != nil {
 		t.Fatal(err)
 	}
-	body = p.request(1).body
-	assertJSON(t, "last tool", field(t, body, "tools"), `[{"name":"records_lookup","description":"Fetch one record by id.","input_schema":{"type":"object","properties":{"id":{"type":"string"}},"required":["id"]},"cache_control":{"type":"ephemeral"}}]`)
-	assertJSON(t, "system without checkpoint", field(t, body, "system"), `[{"type":"text","text":"You manage records."}]`)
+	body = p.Request(1).Body
+	providerfake.AssertJSON(t, "last tool", field(t, body, "tools"), `[{"name":"records_lookup","description":"Fetch one record by id.","input_schema":{"type":"object","properties":{"id":{"type":"string"}},"required":["id"]},"cache_control":{"type":"ephemeral"}}]`)
+	providerfake.AssertJSON(t, "system without checkpoint", field(t, body, "system"), `[{"type":"text","text":"You manage records."}]`)
 }
 
 func TestDeclaredExampleIsSentAsInputExamples(t *testing.T) {
@@ -149,11 +150,11 @@ func TestDeclaredExampleIsSentAsInputExamples(t *testing.T) {
 	if _, err := p.client().Complete(context.Background(), req); err != nil {
 		t.Fatal(err)
 	}
-	body := p.request(0).body
-	assertJSON(t, "tools", field(t, body, "tools"), `[{"name":"records_lookup","description":"Fetch one record by id.",
+	body := p.Request(0).Body
+	providerfake.AssertJSON(t, "tools", field(t, body, "tools"), `[{"name":"records_lookup","description":"Fetch one record by id.",
 	  "input_schema":{"type":"object","properties":{"id":{"type":"string"}},"required":["id"]},
 	  "input_examples":[{"id":"rec_42"}]}]`)
-	if got := p.request(0).header.Get("anthropic-beta"); got != "" {
+	if got := p.Request(0).Header.Get("anthropic-beta"); got != "" {
 		t.Fatalf("anthropic-beta = %q: input_examples is a GA field of the SDK's ToolParam", got)
 	}
 
@@ -169,7 +170,7 @@ func TestBetaHeaderIsSentOnlyWhenConfigured(t *testing.T) {
 	if _, err := c.Complete(context.Background(), request("hi")); err != nil {
 		t.Fatal(err)
 	}
-	if got := p.request(0).header.Values("anthropic-beta"); len(got) != 1 || got[0] != "advanced-tool-use-2025-11-20,context-1m-2025-08-07" {
+	if got := p.Request(0).Header.Values("anthropic-beta"); len(got) != 1 || got[0] != "advanced-tool-use-2025-11-20,context-1m-2025-08-07" {
 		t.Fatalf("anthropic-beta = %q", got)
 	}
 }
@@ -181,7 +182,7 @@ func TestPortableModeWithDeferredToolsIsRefused(t *testing.T) {
 	if _, err := p.client().Complete(context.Background(), req); !errors.Is(err, model.ErrToolSearchUnsupported) {
 		t.Fatalf("err = %v", err)
 	}
-	if n := len(p.requests()); n != 0 {
+	if n := len(p.Requests()); n != 0 {
 		t.Fatalf("%d requests sent, want none", n)
 	}
 }
@@ -282,7 +283,7 @@ func TestDeclaredExampleStaysInTheSchemaWhenTheRequestCarriesToolSearch(t *testi
 				t.Fatal(err)
 			}
 			var sent []map[string]json.RawMessage
-			if err := json.Unmarshal(field(t, p.request(0).body, "tools"), &sent); err != nil {
+			if err := json.Unmarshal(field(t, p.Request(0).Body, "tools"), &sent); err != nil {
 				t.Fatal(err)
 			}
 			for _, tool := range sent {
@@ -290,7 +291,7 @@ func TestDeclaredExampleStaysInTheSchemaWhenTheRequestCarriesToolSearch(t *testi
 					t.Fatalf("input_examples sent next to a tool search tool: %s", tool["input_examples"])
 				}
 			}
-			assertJSON(t, "schema keeps its example", sent[0]["input_schema"], `{"type":"object","properties":{"id":{"type":"string"}},"required":["id"],"example":{"id":"rec_42"}}`)
+			providerfake.AssertJSON(t, "schema keeps its example", sent[0]["input_schema"], `{"type":"object","properties":{"id":{"type":"string"}},"required":["id"],"example":{"id":"rec_42"}}`)
 		})
 	}
 }
@@ -310,7 +311,7 @@ func TestToolResultsComeFirstInAMergedUserMessage(t *testing.T) {
 	if _, err := p.client().Complete(context.Background(), req); err != nil {
 		t.Fatal(err)
 	}
-	assertJSON(t, "messages", field(t, p.request(0).body, "messages"), `[
+	providerfake.AssertJSON(t, "messages", field(t, p.Request(0).Body, "messages"), `[
 	  {"role":"user","content":[{"type":"text","text":"Look up a."}]},
 	  {"role":"assistant","content":[{"type":"tool_use","id":"toolu_a","name":"records_lookup","input":{"id":"a"}}]},
 	  {"role":"user","content":[

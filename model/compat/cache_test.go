@@ -7,6 +7,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/quiver-go/quiver/internal/providerfake"
 	"github.com/quiver-go/quiver/model"
 )
 
@@ -29,7 +30,7 @@ func TestCacheCheckpointsAreIgnoredLeftOutOfTheBodyAndListed(t *testing.T) {
 			t.Fatalf("%v: %v", tc.want, err)
 		}
 		// The body is exactly the one without checkpoints.
-		assertJSON(t, "request", p.request(0), body([]string{systemWire, userMsg("hi")}, toolsJSON(listTablesWire, runQueryWire), ""))
+		providerfake.AssertJSON(t, "request", p.Request(0).Body, body([]string{systemWire, userMsg("hi")}, toolsJSON(listTablesWire, runQueryWire), ""))
 		if !slices.Equal(resp.IgnoredCheckpoints, tc.want) {
 			t.Fatalf("IgnoredCheckpoints = %v, want %v", resp.IgnoredCheckpoints, tc.want)
 		}
@@ -73,7 +74,7 @@ func TestStreamedResponseListsTheIgnoredCheckpoints(t *testing.T) {
 	if done == nil || !slices.Equal(done.IgnoredCheckpoints, bothCheckpoints.Requested()) {
 		t.Fatalf("final response = %+v", done)
 	}
-	assertJSON(t, "request", p.request(0), body([]string{userMsg("hi")}, "", `"stream":true,"stream_options":{"include_usage":true}`))
+	providerfake.AssertJSON(t, "request", p.Request(0).Body, body([]string{userMsg("hi")}, "", `"stream":true,"stream_options":{"include_usage":true}`))
 }
 
 func TestPortableSearchRoundsListEachIgnoredCheckpointOnce(t *testing.T) {
@@ -87,13 +88,13 @@ func TestPortableSearchRoundsListEachIgnoredCheckpointOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	reqs := p.requests()
+	reqs := p.Requests()
 	if len(reqs) != 2 {
 		t.Fatalf("%d requests, want a search round and the business call", len(reqs))
 	}
-	for i, b := range reqs {
-		if bytes.Contains(b, []byte("cache")) {
-			t.Fatalf("request %d carries a cache field: %s", i+1, b)
+	for i, r := range reqs {
+		if bytes.Contains(r.Body, []byte("cache")) {
+			t.Fatalf("request %d carries a cache field: %s", i+1, r.Body)
 		}
 	}
 	if !slices.Equal(resp.IgnoredCheckpoints, bothCheckpoints.Requested()) {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/quiver-go/quiver/internal/providerfake"
 	"github.com/quiver-go/quiver/model"
 	"github.com/quiver-go/quiver/tools"
 )
@@ -26,18 +27,18 @@ func TestPortableSearchThenBusinessCallCarriesTheMatchInTheVeryNextRequest(t *te
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := len(p.requests()); n != 2 {
+	if n := len(p.Requests()); n != 2 {
 		t.Fatalf("%d requests, want 2 (one invocation: search round, then the business call)", n)
 	}
 	// First request: inline tools and search_tools, no deferred tool.
-	assertJSON(t, "request 1", p.request(0), body(
+	providerfake.AssertJSON(t, "request 1", p.Request(0).Body, body(
 		[]string{systemWire, userMsg("Export orders to CSV")},
 		toolsJSON(listTablesWire, runQueryWire, searchToolsWire),
 		`"max_tokens":512`))
 	// The very next request carries the discovered tool's definition: it
 	// joined the active set inside the search execution. Its output cap is
 	// what the first round (20 tokens) left of the invocation's 512.
-	assertJSON(t, "request 2", p.request(1), body(
+	providerfake.AssertJSON(t, "request 2", p.Request(1).Body, body(
 		[]string{systemWire, userMsg("Export orders to CSV"),
 			callMsg("call_s1", "search_tools", `{"query":"export a table to csv"}`),
 			toolMsg("call_s1", exportFound)},
@@ -77,16 +78,16 @@ func TestPortableTwoSearchRoundsGrowTheActiveSetRoundByRound(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	reqs := p.requests()
+	reqs := p.Requests()
 	if len(reqs) != 3 {
 		t.Fatalf("%d requests, want 3", len(reqs))
 	}
 	history := []string{systemWire, userMsg("Is orders indexed?")}
-	assertJSON(t, "request 1", reqs[0], body(history, toolsJSON(listTablesWire, runQueryWire, searchToolsWire), `"max_tokens":512`))
+	providerfake.AssertJSON(t, "request 1", reqs[0].Body, body(history, toolsJSON(listTablesWire, runQueryWire, searchToolsWire), `"max_tokens":512`))
 	history = append(history, callMsg("call_s1", "search_tools", `{"query":"export a table to csv"}`), toolMsg("call_s1", exportFound))
-	assertJSON(t, "request 2", reqs[1], body(history, toolsJSON(listTablesWire, runQueryWire, startExportWire, searchToolsWire), `"max_tokens":492`))
+	providerfake.AssertJSON(t, "request 2", reqs[1].Body, body(history, toolsJSON(listTablesWire, runQueryWire, startExportWire, searchToolsWire), `"max_tokens":492`))
 	history = append(history, callMsg("call_s2", "search_tools", `{"query":"index statistics"}`), toolMsg("call_s2", statsFound))
-	assertJSON(t, "request 3", reqs[2], body(history, toolsJSON(listTablesWire, runQueryWire, startExportWire, indexStatsWire, searchToolsWire), `"max_tokens":472`))
+	providerfake.AssertJSON(t, "request 3", reqs[2].Body, body(history, toolsJSON(listTablesWire, runQueryWire, startExportWire, indexStatsWire, searchToolsWire), `"max_tokens":472`))
 
 	if len(resp.ToolCalls) != 1 || resp.ToolCalls[0].Name != "indexStats" {
 		t.Fatalf("ToolCalls = %+v", resp.ToolCalls)
@@ -117,11 +118,11 @@ func TestPortableFourthSearchWithCapThreeIsAnsweredBudgetExhausted(t *testing.T)
 	if err != nil {
 		t.Fatal(err)
 	}
-	reqs := p.requests()
+	reqs := p.Requests()
 	if len(reqs) != 5 {
 		t.Fatalf("%d requests, want 5", len(reqs))
 	}
-	msgs := wireMessages(t, reqs[4])
+	msgs := wireMessages(t, reqs[4].Body)
 	last := msgs[len(msgs)-1]
 	if last["role"] != "tool" || last["tool_call_id"] != "call_s4" || last["content"] != exhausted {
 		t.Fatalf("the 4th search was answered %v, want %s", last, exhausted)
@@ -169,15 +170,15 @@ func TestPortableBudgetCountsSearchesOfEarlierInvocationsOfTheTurn(t *testing.T)
 	if err != nil {
 		t.Fatal(err)
 	}
-	reqs := p.requests()
+	reqs := p.Requests()
 	if len(reqs) != 2 {
 		t.Fatalf("%d requests", len(reqs))
 	}
 	// The discovery recorded earlier is re-applied: startExport is active.
-	if got := wireToolNames(t, reqs[0]); !slices.Equal(got, []string{"listTables", "runQuery", "startExport", "search_tools"}) {
+	if got := wireToolNames(t, reqs[0].Body); !slices.Equal(got, []string{"listTables", "runQuery", "startExport", "search_tools"}) {
 		t.Fatalf("tools of request 1 = %v", got)
 	}
-	msgs := wireMessages(t, reqs[1])
+	msgs := wireMessages(t, reqs[1].Body)
 	if last := msgs[len(msgs)-1]; last["tool_call_id"] != "call_s4" || last["content"] != exhausted {
 		t.Fatalf("the turn's 4th search was answered %v, want %s", last, exhausted)
 	}
@@ -203,7 +204,7 @@ func TestPortableBudgetStartsAfreshWithANewUserTurn(t *testing.T) {
 	if _, err := p.client().Complete(ctx(t), req); err != nil {
 		t.Fatal(err)
 	}
-	msgs := wireMessages(t, p.request(1))
+	msgs := wireMessages(t, p.Request(1).Body)
 	if last := msgs[len(msgs)-1]; last["content"] != exportFound {
 		t.Fatalf("first search of the new turn answered %v", last["content"])
 	}
@@ -215,13 +216,13 @@ func TestPortableUndiscoveredCallIsReturnedAsAnOrdinaryCall(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := wireToolNames(t, p.request(0)); slices.Contains(got, "startExport") {
+	if got := wireToolNames(t, p.Request(0).Body); slices.Contains(got, "startExport") {
 		t.Fatalf("the undiscovered tool was advertised: %v", got)
 	}
 	// The adapter does not judge the call: runtime admission refuses it
 	// (see TestRuntimeRefusesAnUndiscoveredCallWithThePortableRecovery).
-	if len(resp.ToolCalls) != 1 || resp.ToolCalls[0].Name != "startExport" || len(p.requests()) != 1 {
-		t.Fatalf("ToolCalls = %+v after %d requests", resp.ToolCalls, len(p.requests()))
+	if len(resp.ToolCalls) != 1 || resp.ToolCalls[0].Name != "startExport" || len(p.Requests()) != 1 {
+		t.Fatalf("ToolCalls = %+v after %d requests", resp.ToolCalls, len(p.Requests()))
 	}
 	if _, ok := resp.Messages[0].Discovery(); ok || len(resp.Messages) != 1 {
 		t.Fatalf("messages = %+v", resp.Messages)
@@ -251,7 +252,7 @@ func TestDeferredToolsWithoutPortableOptInAreUnsupportedAndSendNothing(t *testin
 	if _, err := c.Stream(ctx(t), req); !errors.Is(err, model.ErrToolSearchUnsupported) {
 		t.Fatalf("Stream err = %v, want ErrToolSearchUnsupported", err)
 	}
-	if n := len(p.requests()); n != 0 {
+	if n := len(p.Requests()); n != 0 {
 		t.Fatalf("%d HTTP requests, want none", n)
 	}
 }

@@ -1,175 +1,53 @@
 package compat
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
-	"net/http"
-	"net/http/httptest"
-	"reflect"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/quiver-go/quiver/internal/providerfake"
 	"github.com/quiver-go/quiver/model"
 	"github.com/quiver-go/quiver/search"
 	"github.com/quiver-go/quiver/tools"
 )
 
-// provider is a local Chat Completions server: it records every request
-// and answers from a script with provider-shaped JSON, which the official
-// SDK decodes on the client side.
+// provider is a local Chat Completions server (providerfake) with the
+// client of the tests.
 type provider struct {
-	t   *testing.T
-	srv *httptest.Server
-
-	mu       sync.Mutex
-	bodies   [][]byte
-	headers  []http.Header
-	answers  []answer
-	answered int
+	*providerfake.Server
+	t *testing.T
 }
 
-// answer is one scripted HTTP answer.
-type answer struct {
-	status int
-	body   string
-	sse    bool
-}
-
-func newProvider(t *testing.T, answers ...answer) *provider {
+func newProvider(t *testing.T, answers ...providerfake.Answer) *provider {
 	t.Helper()
-	p := &provider{t: t, answers: answers}
-	p.srv = httptest.NewServer(http.HandlerFunc(p.serve))
-	t.Cleanup(p.srv.Close)
-	return p
-}
-
-func (p *provider) serve(w http.ResponseWriter, r *http.Request) {
-	body, _ := io.ReadAll(r.Body)
-	p.mu.Lock()
-	p.bodies = append(p.bodies, body)
-	p.headers = append(p.headers, r.Header.Clone())
-	var a answer
-	ok := p.answered < len(p.answers)
-	if ok {
-		a = p.answers[p.answered]
-		p.answered++
-	}
-	p.mu.Unlock()
-	if r.Method != http.MethodPost || r.URL.Path != "/v1/chat/completions" {
-		p.t.Errorf("request %s %s, want POST /v1/chat/completions", r.Method, r.URL.Path)
-		http.NotFound(w, r)
-		return
-	}
-	if !ok {
-		p.t.Errorf("unscripted request %d: %s", len(p.bodies), body)
-		w.WriteHeader(http.StatusInternalServerError)
-		return
-	}
-	if a.sse {
-		w.Header().Set("Content-Type", "text/event-stream")
-	} else {
-		w.Header().Set("Content-Type", "application/json")
-	}
-	if a.status != 0 {
-		w.WriteHeader(a.status)
-	}
-	_, _ = io.WriteString(w, a.body)
+	return &provider{Server: providerfake.New(t, "/v1/chat/completions", answers...), t: t}
 }
 
 // client returns a compat client for the server (model "qwen3-8b", no
 // retries) with extra options.
 func (p *provider) client(opts ...Option) *Client {
 	p.t.Helper()
-	c, err := New(append([]Option{WithBaseURL(p.srv.URL + "/v1"), WithModel("qwen3-8b"), WithMaxRetries(0)}, opts...)...)
+	c, err := New(append([]Option{WithBaseURL(p.URL() + "/v1"), WithModel("qwen3-8b"), WithMaxRetries(0)}, opts...)...)
 	if err != nil {
 		p.t.Fatal(err)
 	}
 	return c
 }
 
-// requests returns the recorded request bodies.
-func (p *provider) requests() [][]byte {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return append([][]byte(nil), p.bodies...)
-}
-
-// request returns recorded body i (0-based), failing when absent.
-func (p *provider) request(i int) []byte {
-	p.t.Helper()
-	reqs := p.requests()
-	if i >= len(reqs) {
-		p.t.Fatalf("request %d of %d", i, len(reqs))
-	}
-	return reqs[i]
-}
-
-// wireCall is a tool call as the server sends it.
-type wireCall struct{ id, name, args string }
-
-// completion is a chat.completion object answering with content (null when
-// empty) and calls; usage is prompt 100, completion 20.
-func completion(finish, content string, calls ...wireCall) answer {
-	msg := map[string]any{"role": "assistant", "content": nil}
-	if content != "" {
-		msg["content"] = content
-	}
-	if len(calls) > 0 {
-		var tcs []any
-		for _, c := range calls {
-			tcs = append(tcs, map[string]any{"id": c.id, "type": "function", "function": map[string]any{"name": c.name, "arguments": c.args}})
-		}
-		msg["tool_calls"] = tcs
-	}
-	body := map[string]any{
-		"id": "chatcmpl-" + finish, "object": "chat.completion", "created": 1767225600, "model": "qwen3-8b",
-		"choices": []any{map[string]any{"index": 0, "message": msg, "logprobs": nil, "finish_reason": finish}},
-		"usage":   map[string]any{"prompt_tokens": 100, "completion_tokens": 20, "total_tokens": 120},
-	}
-	raw, _ := json.Marshal(body)
-	return answer{body: string(raw)}
-}
+// usage is what every answer reports: prompt 100, completion 20.
+var usage = providerfake.Usage{Input: 100, Output: 20}
 
 // callsTool answers with one tool call.
-func callsTool(id, name, args string) answer {
-	return completion("tool_calls", "", wireCall{id, name, args})
+func callsTool(id, name, args string) providerfake.Answer {
+	return providerfake.OK(providerfake.ChatToolCall(id, name, args, usage))
 }
 
 // replies answers with text.
-func replies(text string) answer { return completion("stop", text) }
-
-// assertJSON compares JSON documents structurally (numbers verbatim).
-func assertJSON(t *testing.T, what string, got []byte, want string) {
-	t.Helper()
-	g, err1 := decodeJSON(got)
-	w, err2 := decodeJSON([]byte(want))
-	if err1 != nil || err2 != nil {
-		t.Fatalf("%s: invalid JSON: got %v, want %v", what, err1, err2)
-	}
-	if !reflect.DeepEqual(g, w) {
-		t.Fatalf("%s differs.\n got: %s\nwant: %s", what, indent(got), indent([]byte(want)))
-	}
-}
-
-func decodeJSON(b []byte) (any, error) {
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
-	var v any
-	err := dec.Decode(&v)
-	return v, err
-}
-
-func indent(b []byte) string {
-	var buf bytes.Buffer
-	if json.Indent(&buf, b, "", "  ") != nil {
-		return string(b)
-	}
-	return buf.String()
+func replies(text string) providerfake.Answer {
+	return providerfake.OK(providerfake.ChatReply(text, usage))
 }
 
 // ctx returns a test context with a deadline.

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/quiver-go/quiver/internal/providerfake"
 	"github.com/quiver-go/quiver/model"
 	"github.com/quiver-go/quiver/tools"
 )
@@ -43,8 +44,8 @@ func TestReplayOfAStoredTranscriptSendsSearchRoundsAsOrdinaryMessages(t *testing
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := second.request(0)
-	assertJSON(t, "replayed request", got, body(
+	got := second.Request(0).Body
+	providerfake.AssertJSON(t, "replayed request", got, body(
 		[]string{systemWire, userMsg("Export orders to CSV"),
 			callMsg("call_s1", "search_tools", `{"query":"export a table to csv"}`),
 			toolMsg("call_s1", exportFound),
@@ -72,7 +73,7 @@ func TestMetadataIsNeverSentAndStaysOnTheCallersMessages(t *testing.T) {
 	if _, err := p.client().Complete(ctx(t), req); err != nil {
 		t.Fatal(err)
 	}
-	assertJSON(t, "request", p.request(0), body([]string{userMsg("Hi")}, "", ""))
+	providerfake.AssertJSON(t, "request", p.Request(0).Body, body([]string{userMsg("Hi")}, "", ""))
 	if string(req.Messages[0].Meta["app.trace"]) != `{"span":"s1"}` {
 		t.Fatalf("the caller's metadata changed: %v", req.Messages[0].Meta)
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/quiver-go/quiver/internal/providerfake"
 	"github.com/quiver-go/quiver/model"
 )
 
@@ -38,7 +39,7 @@ func TestRequestMapsTheConversationOntoChatCompletionsJSON(t *testing.T) {
 	if _, err := p.client().Complete(ctx(t), req); err != nil {
 		t.Fatal(err)
 	}
-	assertJSON(t, "request", p.request(0), `{
+	providerfake.AssertJSON(t, "request", p.Request(0).Body, `{
 		"model": "llama3.1:8b",
 		"messages": [
 			{"role":"system","content":"You are DynoTable's assistant."},
@@ -79,7 +80,7 @@ func TestTokenCapAndToolChoiceFields(t *testing.T) {
 			if _, err := p.client(tc.opts...).Complete(ctx(t), &tc.req); err != nil {
 				t.Fatal(err)
 			}
-			assertJSON(t, "request", p.request(0), body([]string{userMsg("hi")}, toolsJSON(listTablesWire, runQueryWire), tc.extra))
+			providerfake.AssertJSON(t, "request", p.Request(0).Body, body([]string{userMsg("hi")}, toolsJSON(listTablesWire, runQueryWire), tc.extra))
 		})
 	}
 }
@@ -106,7 +107,7 @@ func TestMalformedRequestsFailBeforeAnyHTTPRequest(t *testing.T) {
 			t.Errorf("%s: err = %v, want a compat: error", name, err)
 		}
 	}
-	if n := len(p.requests()); n != 0 {
+	if n := len(p.Requests()); n != 0 {
 		t.Fatalf("%d requests sent", n)
 	}
 }
@@ -126,11 +127,11 @@ func TestModelIDComesFromTheRequestTheClassMapOrTheDefault(t *testing.T) {
 	}
 	for i, want := range []string{"llama3.1:8b", "qwen3-0.6b", "qwen3-8b"} {
 		var got struct{ Model string }
-		if err := json.Unmarshal(p.request(i), &got); err != nil || got.Model != want {
+		if err := json.Unmarshal(p.Request(i).Body, &got); err != nil || got.Model != want {
 			t.Fatalf("request %d model = %q, want %q", i, got.Model, want)
 		}
 	}
-	bare, err := New(WithBaseURL(p.srv.URL + "/v1"))
+	bare, err := New(WithBaseURL(p.URL() + "/v1"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,12 +168,10 @@ func TestAPIKeyIsOptionalAndTheEnvironmentIsNeverRead(t *testing.T) {
 	if _, err := p.client(WithAPIKey("local-key")).Complete(ctx(t), req()); err != nil {
 		t.Fatal(err)
 	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if got := p.headers[0].Get("Authorization"); got != "" {
+	if got := p.Request(0).Header.Get("Authorization"); got != "" {
 		t.Fatalf("without a key the client sent Authorization %q", got)
 	}
-	if got := p.headers[1].Get("Authorization"); got != "Bearer local-key" {
+	if got := p.Request(1).Header.Get("Authorization"); got != "Bearer local-key" {
 		t.Fatalf("Authorization = %q", got)
 	}
 }

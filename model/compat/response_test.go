@@ -8,11 +8,12 @@ import (
 
 	"github.com/openai/openai-go/v3"
 
+	"github.com/quiver-go/quiver/internal/providerfake"
 	"github.com/quiver-go/quiver/model"
 )
 
 func TestResponseMapsTextCallsUsageAndFinishReason(t *testing.T) {
-	p := newProvider(t, answer{body: `{
+	p := newProvider(t, providerfake.Answer{Body: `{
 		"id":"chatcmpl-9","object":"chat.completion","created":1767225600,"model":"qwen3-8b",
 		"choices":[{"index":0,"finish_reason":"tool_calls","logprobs":null,"message":{
 			"role":"assistant","content":"Checking both.",
@@ -70,8 +71,8 @@ func TestFinishReasonsMapToStopReasons(t *testing.T) {
 
 func TestResponsesTheAdapterCannotMapAreErrors(t *testing.T) {
 	p := newProvider(t,
-		answer{body: `{"id":"chatcmpl-0","object":"chat.completion","created":1,"model":"m","choices":[]}`},
-		answer{body: `{"id":"chatcmpl-1","object":"chat.completion","created":1,"model":"m","choices":[{"index":0,"finish_reason":"tool_calls","message":{"role":"assistant","content":null,"tool_calls":[{"id":"c","type":"custom","custom":{"name":"grammar","input":"x"}}]}}]}`},
+		providerfake.Answer{Body: `{"id":"chatcmpl-0","object":"chat.completion","created":1,"model":"m","choices":[]}`},
+		providerfake.Answer{Body: `{"id":"chatcmpl-1","object":"chat.completion","created":1,"model":"m","choices":[{"index":0,"finish_reason":"tool_calls","message":{"role":"assistant","content":null,"tool_calls":[{"id":"c","type":"custom","custom":{"name":"grammar","input":"x"}}]}}]}`},
 	)
 	c := p.client()
 	req := &model.Request{Messages: []model.Message{model.UserMessage("hi")}}
@@ -103,7 +104,7 @@ func TestProviderErrorCarriesStatusAndMessageAndWrapsTheSDKError(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			p := newProvider(t, answer{status: tc.status, body: tc.body})
+			p := newProvider(t, providerfake.Answer{Status: tc.status, Body: tc.body})
 			_, err := p.client().Complete(ctx(t), &model.Request{Messages: []model.Message{model.UserMessage("hi")}})
 			var pe *APIError
 			if !errors.As(err, &pe) {
@@ -119,7 +120,7 @@ func TestProviderErrorCarriesStatusAndMessageAndWrapsTheSDKError(t *testing.T) {
 			if !strings.HasPrefix(err.Error(), "compat: the server answered ") || !strings.Contains(err.Error(), tc.message) {
 				t.Fatalf("Error() = %q", err.Error())
 			}
-			if n := len(p.requests()); n != 1 {
+			if n := len(p.Requests()); n != 1 {
 				t.Fatalf("%d requests with retries off", n)
 			}
 		})
@@ -129,7 +130,7 @@ func TestProviderErrorCarriesStatusAndMessageAndWrapsTheSDKError(t *testing.T) {
 func TestProviderErrorDuringAPortableSearchRoundSurfaces(t *testing.T) {
 	p := newProvider(t,
 		callsTool("call_s1", "search_tools", `{"query":"export a table to csv"}`),
-		answer{status: http.StatusInternalServerError, body: `{"error":{"message":"CUDA out of memory","type":"server_error"}}`},
+		providerfake.Answer{Status: http.StatusInternalServerError, Body: `{"error":{"message":"CUDA out of memory","type":"server_error"}}`},
 	)
 	_, err := p.client().Complete(ctx(t), portableRequest(model.UserMessage("Export orders")))
 	var pe *APIError
@@ -141,7 +142,7 @@ func TestProviderErrorDuringAPortableSearchRoundSurfaces(t *testing.T) {
 func TestTransportErrorsAreWrappedWithThePackagePrefix(t *testing.T) {
 	p := newProvider(t)
 	c := p.client()
-	p.srv.Close()
+	p.Close()
 	_, err := c.Complete(ctx(t), &model.Request{Messages: []model.Message{model.UserMessage("hi")}})
 	var pe *APIError
 	if err == nil || errors.As(err, &pe) || !strings.HasPrefix(err.Error(), "compat: chat completion: ") {

@@ -37,16 +37,16 @@ func TestRuntimeRefusesAnUndiscoveredCallWithThePortableRecovery(t *testing.T) {
 		t.Fatalf("executed %v; the refused call must not run", got)
 	}
 
-	reqs := p.requests()
+	reqs := p.Requests()
 	if len(reqs) != 2 {
 		t.Fatalf("%d model requests, want the call and the recovery turn", len(reqs))
 	}
 	for i, r := range reqs {
-		if got := wireToolNames(t, r); len(got) != 3 || got[0] != "listTables" || got[1] != "runQuery" || got[2] != "search_tools" {
+		if got := wireToolNames(t, r.Body); len(got) != 3 || got[0] != "listTables" || got[1] != "runQuery" || got[2] != "search_tools" {
 			t.Fatalf("request %d advertises %v, want the inline tools and search_tools only", i+1, got)
 		}
 	}
-	msgs := wireMessages(t, reqs[1])
+	msgs := wireMessages(t, reqs[1].Body)
 	last := msgs[len(msgs)-1]
 	if last["role"] != "tool" || last["tool_call_id"] != "call_b1" {
 		t.Fatalf("last message of the recovery request = %v", last)
@@ -86,7 +86,7 @@ func TestRuntimeRunsADeferredToolAfterAPortableSearch(t *testing.T) {
 	}
 	// Request 3 (the planner's next step) still advertises the tool: the
 	// discovery lives in the transcript, not in the client.
-	if got := wireToolNames(t, p.request(2)); len(got) != 4 || got[2] != "startExport" {
+	if got := wireToolNames(t, p.Request(2).Body); len(got) != 4 || got[2] != "startExport" {
 		t.Fatalf("request 3 advertises %v", got)
 	}
 }
@@ -112,7 +112,7 @@ func TestRuntimeRefusesNativeSearchAtRegistration(t *testing.T) {
 			t.Errorf("error lacks %q:\n%v", want, err)
 		}
 	}
-	if n := len(p.requests()); n != 0 {
+	if n := len(p.Requests()); n != 0 {
 		t.Fatalf("%d HTTP requests, want none", n)
 	}
 }

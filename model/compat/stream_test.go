@@ -7,17 +7,18 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/quiver-go/quiver/internal/providerfake"
 	"github.com/quiver-go/quiver/model"
 )
 
 // sse renders chat.completion.chunk events as the server streams them.
-func sse(chunks ...string) answer {
+func sse(chunks ...string) providerfake.Answer {
 	var b strings.Builder
 	for _, c := range chunks {
 		b.WriteString("data: " + c + "\n\n")
 	}
 	b.WriteString("data: [DONE]\n\n")
-	return answer{body: b.String(), sse: true}
+	return providerfake.Answer{Body: b.String(), Header: map[string]string{"Content-Type": "text/event-stream"}}
 }
 
 const chunkHead = `{"id":"chatcmpl-s","object":"chat.completion.chunk","created":1767225600,"model":"qwen3-8b","choices":`
@@ -58,12 +59,12 @@ func TestStreamDeliversTextThenToolCallsThenTheWholeResponse(t *testing.T) {
 	if resp.Text() != "Let me check." || len(resp.ToolCalls) != 1 || resp.StopReason != model.StopToolUse || resp.Usage != (model.Usage{InputTokens: 50, OutputTokens: 12}) {
 		t.Fatalf("response = %+v", resp)
 	}
-	assertJSON(t, "request", p.request(0), body([]string{userMsg("hi")}, toolsJSON(listTablesWire, runQueryWire),
+	providerfake.AssertJSON(t, "request", p.Request(0).Body, body([]string{userMsg("hi")}, toolsJSON(listTablesWire, runQueryWire),
 		`"stream":true,"stream_options":{"include_usage":true}`))
 }
 
 func TestStreamReportsAProviderErrorOnFirstRecv(t *testing.T) {
-	p := newProvider(t, answer{status: http.StatusTooManyRequests, body: `{"error":{"message":"queue full","type":"rate_limit"}}`})
+	p := newProvider(t, providerfake.Answer{Status: http.StatusTooManyRequests, Body: `{"error":{"message":"queue full","type":"rate_limit"}}`})
 	st, err := p.client().Stream(ctx(t), &model.Request{Messages: []model.Message{model.UserMessage("hi")}})
 	if err != nil {
 		t.Fatal(err)

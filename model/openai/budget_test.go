@@ -6,6 +6,7 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/quiver-go/quiver/internal/providerfake"
 	"github.com/quiver-go/quiver/model"
 	"github.com/quiver-go/quiver/tools"
 )
@@ -52,10 +53,10 @@ func inputTypes(body map[string]any) []string {
 
 func TestSearchBudgetExhausted(t *testing.T) {
 	p, c := newProvider(t,
-		exchange{body: response("resp_1", "completed", 10, searchCallItem("tsc_1", "call_search_1", "export csv"))},
-		exchange{body: response("resp_2", "completed", 10, searchCallItem("tsc_2", "call_search_2", "invoice"))},
+		exchange{body: response("resp_1", "completed", 10, providerfake.OpenAIToolSearchCall("tsc_1", "call_search_1", "export csv"))},
+		exchange{body: response("resp_2", "completed", 10, providerfake.OpenAIToolSearchCall("tsc_2", "call_search_2", "invoice"))},
 		exchange{golden: "budget_exhausted_3", body: response("resp_3", "completed", 10,
-			functionCallItem("fc_1", "call_1", "start_export", "start_export", `{"format":"csv"}`))},
+			providerfake.OpenAIFunctionCall("fc_1", "call_1", "start_export", "start_export", `{"format":"csv"}`))},
 	)
 	req := baseRequest()
 	req.Search.Cap = 1
@@ -65,17 +66,17 @@ func TestSearchBudgetExhausted(t *testing.T) {
 	}
 	// The search past the budget loads nothing (the output item has no
 	// text field)…
-	outs := searchOutputs(p.request(2))
+	outs := searchOutputs(p.Body(2))
 	if len(outs) != 2 || len(outs[0]) != 1 || outs[1] == nil || len(outs[1]) != 0 {
 		t.Errorf("search outputs = %v, want one tool then an empty list", outs)
 	}
 	// …and the model is told why, in a developer message right after it.
-	equal(t, "input items", inputTypes(p.request(2)), []string{"message:user",
+	equal(t, "input items", inputTypes(p.Body(2)), []string{"message:user",
 		"tool_search_call", "tool_search_output", "tool_search_call", "tool_search_output", "message:developer"})
-	equal(t, "answers told", answersTold(p.request(2)), []string{`{"error":"search-budget-exhausted","budgetCap":1}`})
+	equal(t, "answers told", answersTold(p.Body(2)), []string{`{"error":"search-budget-exhausted","budgetCap":1}`})
 	// tool_search stays declared while the input holds its calls.
-	if !hasSearchTool(p.request(0)) || !hasSearchTool(p.request(1)) || !hasSearchTool(p.request(2)) {
-		t.Errorf("tool_search offered: %v, %v, %v", hasSearchTool(p.request(0)), hasSearchTool(p.request(1)), hasSearchTool(p.request(2)))
+	if !hasSearchTool(p.Body(0)) || !hasSearchTool(p.Body(1)) || !hasSearchTool(p.Body(2)) {
+		t.Errorf("tool_search offered: %v, %v, %v", hasSearchTool(p.Body(0)), hasSearchTool(p.Body(1)), hasSearchTool(p.Body(2)))
 	}
 	d, _ := resp.Messages[0].Discovery()
 	equal(t, "discovery", d, model.Discovery{Tools: []tools.Ident{"records.start_export"}, Searches: 1, Exhausted: true})
@@ -87,8 +88,8 @@ func TestSearchBudgetExhausted(t *testing.T) {
 	// refuses a new search the same way: the history still references
 	// tool_search, so it stays declared.
 	p2, c2 := newProvider(t,
-		exchange{body: response("resp_4", "completed", 10, searchCallItem("tsc_3", "call_search_3", "analyze"))},
-		exchange{body: response("resp_5", "completed", 10, messageItem("msg_2", "Still only export."))},
+		exchange{body: response("resp_4", "completed", 10, providerfake.OpenAIToolSearchCall("tsc_3", "call_search_3", "analyze"))},
+		exchange{body: response("resp_5", "completed", 10, providerfake.OpenAIMessage("msg_2", "Still only export."))},
 	)
 	next := baseRequest()
 	next.Search.Cap = 1
@@ -97,23 +98,23 @@ func TestSearchBudgetExhausted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !hasSearchTool(p2.request(0)) {
+	if !hasSearchTool(p2.Body(0)) {
 		t.Error("tool_search left out while the history holds its calls")
 	}
-	equal(t, "answers told", answersTold(p2.request(1)), []string{
+	equal(t, "answers told", answersTold(p2.Body(1)), []string{
 		`{"error":"search-budget-exhausted","budgetCap":1}`, `{"error":"search-budget-exhausted","budgetCap":1}`})
 	d2, _ := resp2.Messages[0].Discovery()
 	equal(t, "discovery", d2, model.Discovery{Exhausted: true})
 
 	// A new turn gets its budget back.
-	p3, c3 := newProvider(t, exchange{body: response("resp_6", "completed", 10, messageItem("msg_3", "Hello."))})
+	p3, c3 := newProvider(t, exchange{body: response("resp_6", "completed", 10, providerfake.OpenAIMessage("msg_3", "Hello."))})
 	turn := baseRequest()
 	turn.Search.Cap = 1
 	turn.Messages = append(roundTrip(t, turn.Messages, resp.Messages...), model.UserMessage("Now send an invoice."))
 	if _, err := c3.Complete(context.Background(), turn); err != nil {
 		t.Fatal(err)
 	}
-	if !hasSearchTool(p3.request(0)) {
+	if !hasSearchTool(p3.Body(0)) {
 		t.Error("tool_search missing at the start of a new turn")
 	}
 }
@@ -124,8 +125,8 @@ func TestSearchBudgetCountsEarlierInvocationsOfTheTurn(t *testing.T) {
 	earlier := model.Message{Role: model.RoleAssistant, Parts: []model.Part{}}
 	earlier.SetDiscovery(model.Discovery{Tools: []tools.Ident{"records.analyze"}, Searches: 1})
 	p, c := newProvider(t,
-		exchange{body: response("resp_1", "completed", 10, searchCallItem("tsc_1", "call_search_1", "export csv"))},
-		exchange{body: response("resp_2", "completed", 10, messageItem("msg_1", "No more searches."))},
+		exchange{body: response("resp_1", "completed", 10, providerfake.OpenAIToolSearchCall("tsc_1", "call_search_1", "export csv"))},
+		exchange{body: response("resp_2", "completed", 10, providerfake.OpenAIMessage("msg_1", "No more searches."))},
 	)
 	req := baseRequest()
 	req.Search.Cap = 1
@@ -134,11 +135,11 @@ func TestSearchBudgetCountsEarlierInvocationsOfTheTurn(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if outs := searchOutputs(p.request(1)); len(outs) != 1 || len(outs[0]) != 0 {
+	if outs := searchOutputs(p.Body(1)); len(outs) != 1 || len(outs[0]) != 0 {
 		t.Errorf("search outputs = %v, want one empty list", outs)
 	}
-	equal(t, "answers told", answersTold(p.request(1)), []string{`{"error":"search-budget-exhausted","budgetCap":1}`})
-	if !hasSearchTool(p.request(0)) || !hasSearchTool(p.request(1)) {
+	equal(t, "answers told", answersTold(p.Body(1)), []string{`{"error":"search-budget-exhausted","budgetCap":1}`})
+	if !hasSearchTool(p.Body(0)) || !hasSearchTool(p.Body(1)) {
 		t.Error("tool_search must stay declared while the input holds its call")
 	}
 	d, _ := resp.Messages[0].Discovery()
@@ -148,14 +149,14 @@ func TestSearchBudgetCountsEarlierInvocationsOfTheTurn(t *testing.T) {
 func TestSearchToolLeftOutOnceRefusedWithoutSearchCallsInTheInput(t *testing.T) {
 	// Another adapter's search was refused earlier in the turn: no
 	// tool_search call is in the input, so tool_search is not offered.
-	p, c := newProvider(t, exchange{body: response("resp_1", "completed", 10, messageItem("msg_1", "OK."))})
+	p, c := newProvider(t, exchange{body: response("resp_1", "completed", 10, providerfake.OpenAIMessage("msg_1", "OK."))})
 	req := baseRequest()
 	req.Search.Cap = 1
 	req.Discovery = &model.DiscoveryState{Searches: 1, Exhausted: true}
 	if _, err := c.Complete(context.Background(), req); err != nil {
 		t.Fatal(err)
 	}
-	if hasSearchTool(p.request(0)) {
+	if hasSearchTool(p.Body(0)) {
 		t.Error("tool_search offered after the turn's budget was refused")
 	}
 }
@@ -164,7 +165,7 @@ func TestOutputBudgetSpentStopsWithMaxTokens(t *testing.T) {
 	// The search round spends 990 of 1000 output tokens: the search is
 	// answered and recorded, but no further request fits the budget.
 	_, c := newProvider(t,
-		exchange{body: response("resp_1", "completed", 990, searchCallItem("tsc_1", "call_search_1", "export csv"))},
+		exchange{body: response("resp_1", "completed", 990, providerfake.OpenAIToolSearchCall("tsc_1", "call_search_1", "export csv"))},
 	)
 	resp, err := c.Complete(context.Background(), baseRequest())
 	if err != nil {
@@ -178,7 +179,7 @@ func TestOutputBudgetSpentStopsWithMaxTokens(t *testing.T) {
 }
 
 func TestProviderTruncationIsMaxTokens(t *testing.T) {
-	_, c := newProvider(t, exchange{body: response("resp_1", "incomplete", 1000, messageItem("msg_1", "Partial"))})
+	_, c := newProvider(t, exchange{body: response("resp_1", "incomplete", 1000, providerfake.OpenAIMessage("msg_1", "Partial"))})
 	resp, err := c.Complete(context.Background(), baseRequest())
 	if err != nil {
 		t.Fatal(err)
@@ -188,7 +189,7 @@ func TestProviderTruncationIsMaxTokens(t *testing.T) {
 
 	// A completed search call in a truncated response is still answered,
 	// so the stored items replay as a valid input.
-	_, c2 := newProvider(t, exchange{body: response("resp_2", "incomplete", 1000, searchCallItem("tsc_1", "call_search_1", "export csv"))})
+	_, c2 := newProvider(t, exchange{body: response("resp_2", "incomplete", 1000, providerfake.OpenAIToolSearchCall("tsc_1", "call_search_1", "export csv"))})
 	resp2, err := c2.Complete(context.Background(), baseRequest())
 	if err != nil {
 		t.Fatal(err)
@@ -201,8 +202,8 @@ func TestSearchAndCallInOneResponse(t *testing.T) {
 	// The model searches and calls an eager tool at once: the search is
 	// answered and kept for replay, the call is returned, no re-request.
 	_, c := newProvider(t, exchange{body: response("resp_1", "completed", 30,
-		searchCallItem("tsc_1", "call_search_1", "export csv"),
-		functionCallItem("fc_1", "call_1", "lookup", "", `{"id":"r1"}`))})
+		providerfake.OpenAIToolSearchCall("tsc_1", "call_search_1", "export csv"),
+		providerfake.OpenAIFunctionCall("fc_1", "call_1", "lookup", "", `{"id":"r1"}`))})
 	resp, err := c.Complete(context.Background(), baseRequest())
 	if err != nil {
 		t.Fatal(err)

@@ -6,13 +6,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/quiver-go/quiver/internal/providerfake"
 	"github.com/quiver-go/quiver/model"
 )
 
 func TestCacheAfterToolsIsIgnoredAndListed(t *testing.T) {
 	// The body is exactly the golden body of the same request without a
 	// checkpoint.
-	p, c := newProvider(t, exchange{golden: "plain", body: response("resp_1", "completed", 5, messageItem("msg_1", "Record r1 is open."))})
+	p, c := newProvider(t, exchange{golden: "plain", body: response("resp_1", "completed", 5, providerfake.OpenAIMessage("msg_1", "Record r1 is open."))})
 	req := baseRequest()
 	req.Tools = catalog()[:1]
 	req.MaxTokens = 0
@@ -23,13 +24,13 @@ func TestCacheAfterToolsIsIgnoredAndListed(t *testing.T) {
 	}
 	equal(t, "ignored", resp.IgnoredCheckpoints, []model.CacheCheckpoint{model.CheckpointAfterTools})
 	equal(t, "text", resp.Text(), "Record r1 is open.")
-	if p.requests() != 1 {
-		t.Fatalf("%d requests", p.requests())
+	if len(p.Requests()) != 1 {
+		t.Fatalf("%d requests", len(p.Requests()))
 	}
 }
 
 func TestCacheAfterSystemWithoutSystemPromptIsIgnoredAndListed(t *testing.T) {
-	p, c := newProvider(t, exchange{body: response("resp_1", "completed", 5, messageItem("msg_1", "OK."))})
+	p, c := newProvider(t, exchange{body: response("resp_1", "completed", 5, providerfake.OpenAIMessage("msg_1", "OK."))})
 	req := baseRequest()
 	req.System = ""
 	req.Tools = catalog()[:1]
@@ -39,22 +40,20 @@ func TestCacheAfterSystemWithoutSystemPromptIsIgnoredAndListed(t *testing.T) {
 		t.Fatalf("an ignored checkpoint failed the request: %v", err)
 	}
 	equal(t, "ignored", resp.IgnoredCheckpoints, []model.CacheCheckpoint{model.CheckpointAfterSystem})
-	body := p.request(0)
+	body := p.Body(0)
 	if _, ok := body["instructions"]; ok {
 		t.Error("instructions sent without a system prompt")
 	}
 	input := body["input"].([]any)
 	equal(t, "input", input, []any{map[string]any{"role": "user", "content": "Export my records as CSV."}})
-	p.mu.Lock()
-	raw := string(p.bodies[0])
-	p.mu.Unlock()
+	raw := string(p.Request(0).Body)
 	if strings.Contains(raw, "prompt_cache") {
 		t.Errorf("the body carries a cache field: %s", raw)
 	}
 }
 
 func TestCacheAfterSystemIsStillSentWhenAfterToolsIsIgnored(t *testing.T) {
-	p, c := newProvider(t, exchange{golden: "cache_after_system", body: response("resp_1", "completed", 5, messageItem("msg_1", "OK."))})
+	p, c := newProvider(t, exchange{golden: "cache_after_system", body: response("resp_1", "completed", 5, providerfake.OpenAIMessage("msg_1", "OK."))})
 	req := baseRequest()
 	req.Tools = catalog()[:1]
 	req.Cache = model.CacheCheckpoints{AfterSystem: true, AfterTools: true}
@@ -63,13 +62,13 @@ func TestCacheAfterSystemIsStillSentWhenAfterToolsIsIgnored(t *testing.T) {
 		t.Fatal(err)
 	}
 	equal(t, "ignored", resp.IgnoredCheckpoints, []model.CacheCheckpoint{model.CheckpointAfterTools})
-	if _, ok := p.request(0)["instructions"]; ok {
+	if _, ok := p.Body(0)["instructions"]; ok {
 		t.Error("instructions sent with a system cache checkpoint")
 	}
 }
 
 func TestPlacedCheckpointsAreNotListed(t *testing.T) {
-	_, c := newProvider(t, exchange{golden: "cache_after_system", body: response("resp_1", "completed", 5, messageItem("msg_1", "OK."))})
+	_, c := newProvider(t, exchange{golden: "cache_after_system", body: response("resp_1", "completed", 5, providerfake.OpenAIMessage("msg_1", "OK."))})
 	req := baseRequest()
 	req.Tools = catalog()[:1]
 	req.Cache.AfterSystem = true
@@ -83,7 +82,7 @@ func TestPlacedCheckpointsAreNotListed(t *testing.T) {
 }
 
 func TestStreamedResponseListsTheIgnoredCheckpoints(t *testing.T) {
-	_, c := newProvider(t, exchange{golden: "plain", body: response("resp_1", "completed", 5, messageItem("msg_1", "Record r1 is open."))})
+	_, c := newProvider(t, exchange{golden: "plain", body: response("resp_1", "completed", 5, providerfake.OpenAIMessage("msg_1", "Record r1 is open."))})
 	req := baseRequest()
 	req.Tools = catalog()[:1]
 	req.MaxTokens = 0

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/quiver-go/quiver/discovery"
+	"github.com/quiver-go/quiver/internal/providerfake"
 	"github.com/quiver-go/quiver/model"
 	"github.com/quiver-go/quiver/tools"
 )
@@ -15,19 +16,19 @@ func TestNoMatchAndInvalidQueryAreTold(t *testing.T) {
 	// A search that finds nothing counts and loads nothing; a call without
 	// a query does not count. The model reads both answers.
 	p, c := newProvider(t,
-		exchange{body: response("resp_1", "completed", 10, searchCallItem("tsc_1", "call_search_1", "zebra giraffe"))},
+		exchange{body: response("resp_1", "completed", 10, providerfake.OpenAIToolSearchCall("tsc_1", "call_search_1", "zebra giraffe"))},
 		exchange{body: response("resp_2", "completed", 10,
 			`{"type":"tool_search_call","id":"tsc_2","call_id":"call_search_2","execution":"client","status":"completed","arguments":{}}`)},
-		exchange{body: response("resp_3", "completed", 10, messageItem("msg_1", "Nothing fits."))},
+		exchange{body: response("resp_3", "completed", 10, providerfake.OpenAIMessage("msg_1", "Nothing fits."))},
 	)
 	resp, err := c.Complete(context.Background(), baseRequest())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if outs := searchOutputs(p.request(2)); len(outs) != 2 || len(outs[0]) != 0 || len(outs[1]) != 0 {
+	if outs := searchOutputs(p.Body(2)); len(outs) != 2 || len(outs[0]) != 0 || len(outs[1]) != 0 {
 		t.Errorf("search outputs = %v, want two empty lists", outs)
 	}
-	equal(t, "answers told", answersTold(p.request(2)), []string{
+	equal(t, "answers told", answersTold(p.Body(2)), []string{
 		`{"message":"No tool matched this query. Try other words, or use one of: lookup","query":"zebra giraffe","tools":[]}`,
 		`{"error":"invalid-query","message":"tool_search takes {\"query\": \"<what you want to do, or a tool's name>\"}"}`,
 	})
@@ -41,9 +42,9 @@ func TestDiscoveryStateComesFromTheRequest(t *testing.T) {
 	other := model.AssistantMessage("Earlier.")
 	other.SetDiscovery(model.Discovery{Searches: 5, Exhausted: true})
 	p, c := newProvider(t,
-		exchange{body: response("resp_1", "completed", 10, searchCallItem("tsc_1", "call_search_1", "trends statistics"))},
-		exchange{body: response("resp_2", "completed", 10, searchCallItem("tsc_2", "call_search_2", "invoice"))},
-		exchange{body: response("resp_3", "completed", 10, messageItem("msg_1", "OK."))},
+		exchange{body: response("resp_1", "completed", 10, providerfake.OpenAIToolSearchCall("tsc_1", "call_search_1", "trends statistics"))},
+		exchange{body: response("resp_2", "completed", 10, providerfake.OpenAIToolSearchCall("tsc_2", "call_search_2", "invoice"))},
+		exchange{body: response("resp_3", "completed", 10, providerfake.OpenAIMessage("msg_1", "OK."))},
 	)
 	req := baseRequest()
 	req.Search.Cap = 2
@@ -55,13 +56,13 @@ func TestDiscoveryStateComesFromTheRequest(t *testing.T) {
 	}
 	// analyze was discovered through another adapter (no replayed output
 	// loads it): it is a function tool from the first request on.
-	equal(t, "function tools", functionTools(p.request(0)), []string{"lookup", "analyze"})
-	if !hasSearchTool(p.request(0)) {
+	equal(t, "function tools", functionTools(p.Body(0)), []string{"lookup", "analyze"})
+	if !hasSearchTool(p.Body(0)) {
 		t.Error("tool_search missing: the request's state has budget left")
 	}
 	// The first search is the turn's second (answered, analyze not found
 	// again), the next one is refused.
-	equal(t, "answers told", answersTold(p.request(2)), []string{
+	equal(t, "answers told", answersTold(p.Body(2)), []string{
 		`{"message":"No tool matched this query. Try other words, or use one of: analyze, lookup","query":"trends statistics","tools":[]}`,
 		`{"error":"search-budget-exhausted","budgetCap":2}`,
 	})
@@ -72,7 +73,7 @@ func TestDiscoveryStateComesFromTheRequest(t *testing.T) {
 func TestSearchLoopIsTheDiscoveryError(t *testing.T) {
 	var exchanges []exchange
 	for _, id := range []string{"1", "2", "3"} {
-		exchanges = append(exchanges, exchange{body: response("resp_"+id, "completed", 10, searchCallItem("tsc_"+id, "call_search_"+id, "export csv"))})
+		exchanges = append(exchanges, exchange{body: response("resp_"+id, "completed", 10, providerfake.OpenAIToolSearchCall("tsc_"+id, "call_search_"+id, "export csv"))})
 	}
 	p, c := newProvider(t, exchanges...)
 	req := baseRequest()
@@ -81,7 +82,7 @@ func TestSearchLoopIsTheDiscoveryError(t *testing.T) {
 	if !errors.Is(err, discovery.ErrSearchLoop) {
 		t.Fatalf("err = %v, want discovery.ErrSearchLoop", err)
 	}
-	equal(t, "requests", p.requests(), 3)
+	equal(t, "requests", len(p.Requests()), 3)
 }
 
 func TestToolNamesAreValidatedBeforeAnyRequest(t *testing.T) {

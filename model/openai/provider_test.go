@@ -5,16 +5,12 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"io"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"reflect"
-	"strings"
-	"sync"
 	"testing"
 
+	"github.com/quiver-go/quiver/internal/providerfake"
 	"github.com/quiver-go/quiver/model"
 	"github.com/quiver-go/quiver/search"
 	"github.com/quiver-go/quiver/tools"
@@ -33,81 +29,36 @@ type exchange struct {
 	body   string
 }
 
-// provider is a local Responses API: it checks each request against its
-// golden body and answers in turn.
-type provider struct {
-	t         *testing.T
-	mu        sync.Mutex
-	exchanges []exchange
-	bodies    [][]byte
-}
-
-// newProvider starts a provider playing exchanges and returns a client
-// bound to it.
-func newProvider(t *testing.T, exchanges ...exchange) (*provider, *Client) {
+// newProvider starts a local Responses API playing exchanges and returns
+// it with a client bound to it. When the test ends it checks that every
+// exchange took place, that each request carried the key and that each
+// body matches its golden file.
+func newProvider(t *testing.T, exchanges ...exchange) (*providerfake.Server, *Client) {
 	t.Helper()
-	p := &provider{t: t, exchanges: exchanges}
-	srv := httptest.NewServer(http.HandlerFunc(p.serve))
-	t.Cleanup(srv.Close)
-	c, err := New(WithBaseURL(srv.URL), WithAPIKey(testKey), WithHTTPClient(srv.Client()), WithMaxRetries(0), WithModel("gpt-5.4"))
+	answers := make([]providerfake.Answer, len(exchanges))
+	for i, ex := range exchanges {
+		answers[i] = providerfake.Answer{Status: ex.status, Body: ex.body}
+	}
+	p := providerfake.New(t, "/responses", answers...)
+	c, err := New(WithBaseURL(p.URL()), WithAPIKey(testKey), WithHTTPClient(p.Client()), WithMaxRetries(0), WithModel("gpt-5.4"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		if n := p.requests(); n != len(exchanges) {
-			t.Errorf("provider received %d requests, want %d", n, len(exchanges))
+		reqs := p.Requests()
+		if len(reqs) != len(exchanges) {
+			t.Errorf("provider received %d requests, want %d", len(reqs), len(exchanges))
+		}
+		for i, r := range reqs {
+			if got := r.Header.Get("Authorization"); got != "Bearer "+testKey {
+				t.Errorf("request %d: Authorization %q", i+1, got)
+			}
+			if i < len(exchanges) && exchanges[i].golden != "" {
+				checkGolden(t, exchanges[i].golden, r.Body)
+			}
 		}
 	})
 	return p, c
-}
-
-func (p *provider) serve(w http.ResponseWriter, r *http.Request) {
-	body, _ := io.ReadAll(r.Body)
-	p.mu.Lock()
-	i := len(p.bodies)
-	p.bodies = append(p.bodies, body)
-	p.mu.Unlock()
-	if r.Method != http.MethodPost || r.URL.Path != "/responses" {
-		p.t.Errorf("request %d: %s %s, want POST /responses", i+1, r.Method, r.URL.Path)
-	}
-	if got := r.Header.Get("Authorization"); got != "Bearer "+testKey {
-		p.t.Errorf("request %d: Authorization %q", i+1, got)
-	}
-	if i >= len(p.exchanges) {
-		p.t.Errorf("unexpected request %d: %s", i+1, body)
-		http.Error(w, `{"error":{"message":"unexpected request","type":"test"}}`, http.StatusTeapot)
-		return
-	}
-	ex := p.exchanges[i]
-	if ex.golden != "" {
-		checkGolden(p.t, ex.golden, body)
-	}
-	status := ex.status
-	if status == 0 {
-		status = http.StatusOK
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(status)
-	_, _ = io.WriteString(w, ex.body)
-}
-
-// requests returns how many requests arrived.
-func (p *provider) requests() int {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return len(p.bodies)
-}
-
-// request returns the decoded body of request i (0-based).
-func (p *provider) request(i int) map[string]any {
-	p.t.Helper()
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	var m map[string]any
-	if err := json.Unmarshal(p.bodies[i], &m); err != nil {
-		p.t.Fatalf("request %d: %v", i+1, err)
-	}
-	return m
 }
 
 // checkGolden compares a request body with testdata/<name>.json as JSON
@@ -148,40 +99,20 @@ func hasSearchTool(body map[string]any) bool {
 	return false
 }
 
-// Provider-shaped responses (the object of POST /responses:
-// responses.Response in openai-go v3.99.0).
-
+// response is a response object (providerfake.OpenAIResponse) with
+// status "completed" or "incomplete" and the usage the tests sum: 200
+// input tokens, 50 of them cached, and outputTokens.
 func response(id, status string, outputTokens int, items ...string) string {
-	incomplete := "null"
+	u := providerfake.Usage{Input: 200, CacheRead: 50, Output: outputTokens}
 	if status == "incomplete" {
-		incomplete = `{"reason":"max_output_tokens"}`
+		return providerfake.OpenAIIncompleteResponse(id, u, items...)
 	}
-	return fmt.Sprintf(`{"id":%q,"object":"response","created_at":1767225600,"status":%q,"model":"gpt-5.4",`+
-		`"error":null,"incomplete_details":%s,"instructions":null,"metadata":{},"parallel_tool_calls":true,`+
-		`"temperature":1,"top_p":1,"tool_choice":"auto","tools":[],"output":[%s],`+
-		`"usage":{"input_tokens":200,"input_tokens_details":{"cached_tokens":50,"cache_write_tokens":0},`+
-		`"output_tokens":%d,"output_tokens_details":{"reasoning_tokens":0},"total_tokens":%d}}`,
-		id, status, incomplete, strings.Join(items, ","), outputTokens, 200+outputTokens)
+	return providerfake.OpenAIResponse(id, u, items...)
 }
 
+// reasoningItem is a reasoning output item (responses.ResponseReasoningItem).
 func reasoningItem(id string) string {
 	return fmt.Sprintf(`{"type":"reasoning","id":%q,"summary":[]}`, id)
-}
-
-func searchCallItem(id, callID, query string) string {
-	return fmt.Sprintf(`{"type":"tool_search_call","id":%q,"call_id":%q,"execution":"client","status":"completed","arguments":{"query":%q}}`, id, callID, query)
-}
-
-func functionCallItem(id, callID, name, namespace, args string) string {
-	ns := ""
-	if namespace != "" {
-		ns = fmt.Sprintf(`,"namespace":%q`, namespace)
-	}
-	return fmt.Sprintf(`{"type":"function_call","id":%q,"call_id":%q,"name":%q%s,"arguments":%q,"status":"completed"}`, id, callID, name, ns, args)
-}
-
-func messageItem(id, text string) string {
-	return fmt.Sprintf(`{"type":"message","id":%q,"status":"completed","role":"assistant","content":[{"type":"output_text","text":%q,"annotations":[]}]}`, id, text)
 }
 
 // The test catalog: one eager tool and three deferred ones.

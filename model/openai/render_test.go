@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/quiver-go/quiver/internal/providerfake"
 	"github.com/quiver-go/quiver/model"
 )
 
@@ -20,12 +21,12 @@ func TestRenderToolsIsWhatCompleteSends(t *testing.T) {
 	noTools.Tools = nil
 	for name, req := range map[string]*model.Request{"deferred": baseRequest(), "eager only": eagerOnly, "forced": forced, "no tools": noTools} {
 		t.Run(name, func(t *testing.T) {
-			p, c := newProvider(t, exchange{body: response("resp_1", "completed", 5, messageItem("msg_1", "OK."))})
+			p, c := newProvider(t, exchange{body: response("resp_1", "completed", 5, providerfake.OpenAIMessage("msg_1", "OK."))})
 			if _, err := c.Complete(context.Background(), req); err != nil {
 				t.Fatal(err)
 			}
 			var body map[string]json.RawMessage
-			if err := json.Unmarshal(p.bodies[0], &body); err != nil {
+			if err := json.Unmarshal(p.Request(0).Body, &body); err != nil {
 				t.Fatal(err)
 			}
 			got, err := RenderTools(req)

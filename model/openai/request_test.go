@@ -11,11 +11,12 @@ import (
 
 	sdk "github.com/openai/openai-go/v3"
 
+	"github.com/quiver-go/quiver/internal/providerfake"
 	"github.com/quiver-go/quiver/model"
 )
 
 func TestNoDeferredToolsSendsPlainRequest(t *testing.T) {
-	p, c := newProvider(t, exchange{golden: "plain", body: response("resp_1", "completed", 5, messageItem("msg_1", "Record r1 is open."))})
+	p, c := newProvider(t, exchange{golden: "plain", body: response("resp_1", "completed", 5, providerfake.OpenAIMessage("msg_1", "Record r1 is open."))})
 	req := baseRequest()
 	req.Tools = catalog()[:1]
 	req.MaxTokens = 0
@@ -23,10 +24,10 @@ func TestNoDeferredToolsSendsPlainRequest(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if hasSearchTool(p.request(0)) {
+	if hasSearchTool(p.Body(0)) {
 		t.Error("tool_search sent without deferred tools")
 	}
-	if _, ok := p.request(0)["max_output_tokens"]; ok {
+	if _, ok := p.Body(0)["max_output_tokens"]; ok {
 		t.Error("max_output_tokens sent for MaxTokens 0")
 	}
 	equal(t, "text", resp.Text(), "Record r1 is open.")
@@ -41,7 +42,7 @@ func TestMessagesWithoutAdapterMetadata(t *testing.T) {
 	// A transcript written elsewhere (another adapter, a test) is rebuilt
 	// from its parts; nothing the provider did not return is added (no
 	// item id, no namespace, no status).
-	p, c := newProvider(t, exchange{golden: "plain_history", body: response("resp_1", "completed", 5, messageItem("msg_1", "Done."))})
+	p, c := newProvider(t, exchange{golden: "plain_history", body: response("resp_1", "completed", 5, providerfake.OpenAIMessage("msg_1", "Done."))})
 	req := baseRequest()
 	req.Tools = catalog()[:1]
 	req.Messages = append(req.Messages,
@@ -55,43 +56,43 @@ func TestMessagesWithoutAdapterMetadata(t *testing.T) {
 	if _, err := c.Complete(context.Background(), req); err != nil {
 		t.Fatal(err)
 	}
-	call := p.request(0)["input"].([]any)[2].(map[string]any)
+	call := p.Body(0)["input"].([]any)[2].(map[string]any)
 	equal(t, "function_call", call, map[string]any{"type": "function_call", "call_id": "call_9", "name": "lookup", "arguments": `{"id":"r1"}`})
 }
 
 func TestCacheAfterSystemMarksTheSystemPrompt(t *testing.T) {
-	p, c := newProvider(t, exchange{golden: "cache_after_system", body: response("resp_1", "completed", 5, messageItem("msg_1", "OK."))})
+	p, c := newProvider(t, exchange{golden: "cache_after_system", body: response("resp_1", "completed", 5, providerfake.OpenAIMessage("msg_1", "OK."))})
 	req := baseRequest()
 	req.Tools = catalog()[:1]
 	req.Cache.AfterSystem = true
 	if _, err := c.Complete(context.Background(), req); err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := p.request(0)["instructions"]; ok {
+	if _, ok := p.Body(0)["instructions"]; ok {
 		t.Error("instructions sent with a system cache checkpoint")
 	}
 }
 
 func TestForcedDeferredToolIsSentEagerly(t *testing.T) {
 	p, c := newProvider(t, exchange{golden: "forced_tool", body: response("resp_1", "completed", 9,
-		functionCallItem("fc_1", "call_1", "send_invoice", "", `{"customer":"c1"}`))})
+		providerfake.OpenAIFunctionCall("fc_1", "call_1", "send_invoice", "", `{"customer":"c1"}`))})
 	req := baseRequest()
 	req.ToolChoice = model.ToolChoice{Mode: model.ToolChoiceTool, Name: "send_invoice"}
 	if _, err := c.Complete(context.Background(), req); err != nil {
 		t.Fatal(err)
 	}
-	equal(t, "tool_choice", p.request(0)["tool_choice"], map[string]any{"type": "function", "name": "send_invoice"})
+	equal(t, "tool_choice", p.Body(0)["tool_choice"], map[string]any{"type": "function", "name": "send_invoice"})
 }
 
 func TestToolChoiceModes(t *testing.T) {
 	for mode, want := range map[model.ToolChoiceMode]any{model.ToolChoiceNone: "none", model.ToolChoiceRequired: "required"} {
-		p, c := newProvider(t, exchange{body: response("resp_1", "completed", 5, messageItem("msg_1", "OK."))})
+		p, c := newProvider(t, exchange{body: response("resp_1", "completed", 5, providerfake.OpenAIMessage("msg_1", "OK."))})
 		req := baseRequest()
 		req.ToolChoice = model.ToolChoice{Mode: mode}
 		if _, err := c.Complete(context.Background(), req); err != nil {
 			t.Fatal(err)
 		}
-		equal(t, "tool_choice", p.request(0)["tool_choice"], want)
+		equal(t, "tool_choice", p.Body(0)["tool_choice"], want)
 	}
 	_, c := newProvider(t)
 	req := baseRequest()
@@ -151,7 +152,7 @@ func TestModelResolution(t *testing.T) {
 
 func TestStreamDeliversTheResponse(t *testing.T) {
 	_, c := newProvider(t, exchange{body: response("resp_1", "completed", 9,
-		messageItem("msg_1", "Looking."), functionCallItem("fc_1", "call_1", "lookup", "", `{"id":"r1"}`))})
+		providerfake.OpenAIMessage("msg_1", "Looking."), providerfake.OpenAIFunctionCall("fc_1", "call_1", "lookup", "", `{"id":"r1"}`))})
 	req := baseRequest()
 	s, err := c.Stream(context.Background(), req)
 	if err != nil {
@@ -182,7 +183,7 @@ func TestUnwrappedPortableRequestIsRefused(t *testing.T) {
 	if _, err := c.Complete(context.Background(), req); !errors.Is(err, model.ErrToolSearchUnsupported) || !strings.Contains(err.Error(), "portable.Wrap") {
 		t.Fatalf("err = %v, want the portable-search misconfiguration", err)
 	}
-	if n := p.requests(); n != 0 {
+	if n := len(p.Requests()); n != 0 {
 		t.Fatalf("%d requests sent, want none", n)
 	}
 }

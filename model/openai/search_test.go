@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/quiver-go/quiver/internal/providerfake"
 	"github.com/quiver-go/quiver/model"
 	"github.com/quiver-go/quiver/tools"
 )
@@ -13,9 +14,9 @@ import (
 func TestSearchRoundThenBusinessCall(t *testing.T) {
 	p, c := newProvider(t,
 		exchange{golden: "search_then_call_1", body: response("resp_1", "completed", 40,
-			reasoningItem("rs_1"), searchCallItem("tsc_1", "call_search_1", "export csv"))},
+			reasoningItem("rs_1"), providerfake.OpenAIToolSearchCall("tsc_1", "call_search_1", "export csv"))},
 		exchange{golden: "search_then_call_2", body: response("resp_2", "completed", 30,
-			functionCallItem("fc_1", "call_1", "start_export", "start_export", `{"format":"csv"}`))},
+			providerfake.OpenAIFunctionCall("fc_1", "call_1", "start_export", "start_export", `{"format":"csv"}`))},
 	)
 	resp, err := c.Complete(context.Background(), baseRequest())
 	if err != nil {
@@ -24,17 +25,17 @@ func TestSearchRoundThenBusinessCall(t *testing.T) {
 
 	// The first request carries the eager tool and tool_search, and no
 	// deferred name or description anywhere.
-	first, _ := json.Marshal(p.request(0))
+	first, _ := json.Marshal(p.Body(0))
 	for _, hidden := range []string{"start_export", "analyze", "send_invoice", "CSV file", "invoice"} {
 		if strings.Contains(string(first), hidden) {
 			t.Errorf("first request reveals %q: %s", hidden, first)
 		}
 	}
-	if !hasSearchTool(p.request(0)) || !hasSearchTool(p.request(1)) {
+	if !hasSearchTool(p.Body(0)) || !hasSearchTool(p.Body(1)) {
 		t.Error("tool_search missing from a request")
 	}
 	// The second request's budget is what the first round left.
-	equal(t, "second max_output_tokens", p.request(1)["max_output_tokens"], float64(960))
+	equal(t, "second max_output_tokens", p.Body(1)["max_output_tokens"], float64(960))
 
 	equal(t, "tool calls", resp.ToolCalls, []model.ToolCall{{ID: "call_1", Name: "start_export", Payload: json.RawMessage(`{"format":"csv"}`)}})
 	equal(t, "stop reason", resp.StopReason, model.StopToolUse)
@@ -57,20 +58,20 @@ func TestSearchRoundThenBusinessCall(t *testing.T) {
 func TestTwoSearchRounds(t *testing.T) {
 	p, c := newProvider(t,
 		exchange{golden: "two_searches_1", body: response("resp_1", "completed", 40,
-			searchCallItem("tsc_1", "call_search_1", "export csv"))},
+			providerfake.OpenAIToolSearchCall("tsc_1", "call_search_1", "export csv"))},
 		exchange{golden: "two_searches_2", body: response("resp_2", "completed", 40,
-			searchCallItem("tsc_2", "call_search_2", "trends statistics"))},
+			providerfake.OpenAIToolSearchCall("tsc_2", "call_search_2", "trends statistics"))},
 		exchange{golden: "two_searches_3", body: response("resp_3", "completed", 20,
-			messageItem("msg_1", "Exporting, then analyzing."),
-			functionCallItem("fc_1", "call_1", "start_export", "start_export", `{"format":"csv"}`),
-			functionCallItem("fc_2", "call_2", "analyze", "analyze", `{}`))},
+			providerfake.OpenAIMessage("msg_1", "Exporting, then analyzing."),
+			providerfake.OpenAIFunctionCall("fc_1", "call_1", "start_export", "start_export", `{"format":"csv"}`),
+			providerfake.OpenAIFunctionCall("fc_2", "call_2", "analyze", "analyze", `{}`))},
 	)
 	resp, err := c.Complete(context.Background(), baseRequest())
 	if err != nil {
 		t.Fatal(err)
 	}
 	for i, want := range []float64{1000, 960, 920} {
-		equal(t, "max_output_tokens", p.request(i)["max_output_tokens"], want)
+		equal(t, "max_output_tokens", p.Body(i)["max_output_tokens"], want)
 	}
 	equal(t, "text", resp.Text(), "Exporting, then analyzing.")
 	if len(resp.ToolCalls) != 2 || resp.ToolCalls[0].Name != "start_export" || resp.ToolCalls[1].Name != "analyze" {
@@ -88,7 +89,7 @@ func TestUndiscoveredCallIsReturnedAsOrdinaryCall(t *testing.T) {
 	// discovery.
 	_, c := newProvider(t,
 		exchange{golden: "undiscovered_call", body: response("resp_1", "completed", 12,
-			functionCallItem("fc_1", "call_1", "analyze", "", `{"from":"2026-01-01"}`))},
+			providerfake.OpenAIFunctionCall("fc_1", "call_1", "analyze", "", `{"from":"2026-01-01"}`))},
 	)
 	resp, err := c.Complete(context.Background(), baseRequest())
 	if err != nil {
@@ -107,15 +108,15 @@ func TestSearchAnswersRankedMatchesNotYetLoaded(t *testing.T) {
 	// A search by exact wire name loads that tool; searching it again
 	// answers nothing new.
 	p, c := newProvider(t,
-		exchange{body: response("resp_1", "completed", 10, searchCallItem("tsc_1", "call_search_1", "send_invoice"))},
-		exchange{body: response("resp_2", "completed", 10, searchCallItem("tsc_2", "call_search_2", "send_invoice"))},
-		exchange{body: response("resp_3", "completed", 10, messageItem("msg_1", "Done."))},
+		exchange{body: response("resp_1", "completed", 10, providerfake.OpenAIToolSearchCall("tsc_1", "call_search_1", "send_invoice"))},
+		exchange{body: response("resp_2", "completed", 10, providerfake.OpenAIToolSearchCall("tsc_2", "call_search_2", "send_invoice"))},
+		exchange{body: response("resp_3", "completed", 10, providerfake.OpenAIMessage("msg_1", "Done."))},
 	)
 	resp, err := c.Complete(context.Background(), baseRequest())
 	if err != nil {
 		t.Fatal(err)
 	}
-	input := p.request(2)["input"].([]any)
+	input := p.Body(2)["input"].([]any)
 	var outputs [][]any
 	for _, it := range input {
 		if m := it.(map[string]any); m["type"] == "tool_search_output" {
