@@ -146,7 +146,7 @@ func (pc *plannerContext) PrepareMessages(ctx context.Context) ([]model.Message,
 		counter, _ := pc.agent.reg.HistoryModel.(model.TokenCounter)
 		out, compacted, err := history.Apply(ctx, p, pc.agent.reg.SystemPrompt, msgs, pc.agent.reg.HistoryModel, counter)
 		if err != nil {
-			return nil, fmt.Errorf("runtime: history of agent %q: %w", pc.agent.reg.Name, err)
+			return nil, fmt.Errorf("history of agent %q: %w", pc.agent.reg.Name, err)
 		}
 		if compacted {
 			pc.compacted = model.CloneMessages(out)

@@ -11,6 +11,7 @@ import (
 	"github.com/quiver-go/quiver/model/portable"
 	"github.com/quiver-go/quiver/model/scripted"
 	"github.com/quiver-go/quiver/planner"
+	"github.com/quiver-go/quiver/runtime/history"
 	"github.com/quiver-go/quiver/tools"
 )
 
@@ -214,5 +215,24 @@ func TestRegisterToolsetTwiceWrapsErrToolsetRegistered(t *testing.T) {
 	}
 	if err := rt.RegisterToolset(ToolsetRegistration{Name: "other"}); errors.Is(err, ErrToolsetRegistered) {
 		t.Fatalf("an invalid registration reads as a shared one: %v", err)
+	}
+}
+
+// TestFailedCompressionNamesTheRunOnce: an error of the history model
+// crosses the planner (PrepareMessages) and still reads with one prefix.
+func TestFailedCompressionNamesTheRunOnce(t *testing.T) {
+	boom := errors.New("summarizer down")
+	agent := AgentRegistration{
+		HistoryModel: scripted.New(scripted.Fail(boom)),
+		Policy:       RunPolicy{History: &history.Policy{Compression: &history.Compression{CompressAtTurns: 2, KeepMaxTurns: 1}}},
+	}
+	f := newFixtureWith(t, agent, nil, nil, scripted.Reply("a1"), scripted.Reply("never"))
+	f.run("q1", WithRunID("r1"))
+	_, err := f.rt.Run(context.Background(), "assistant", RunInput{SessionID: "r1", Messages: []model.Message{model.UserMessage("q2")}})
+	if err == nil || !strings.Contains(err.Error(), boom.Error()) {
+		t.Fatalf("err = %v, want the history model's error", err)
+	}
+	if n := strings.Count(err.Error(), "runtime:"); n != 1 {
+		t.Errorf("the runtime prefix appears %d times in %q, want once", n, err)
 	}
 }
