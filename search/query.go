@@ -56,13 +56,13 @@ func (ix *Index) Search(query string, limit int) []Hit {
 		if len(hits) == limit {
 			break
 		}
-		hits = append(hits, Hit{Name: ix.slots[c.slot].doc.Name, Score: c.score, Tier: c.tier})
+		hits = append(hits, Hit{Name: ix.slots[c.slot].name, Score: c.score, Tier: c.tier})
 	}
 	for _, c := range sc.top {
 		if len(hits) == limit {
 			break
 		}
-		hits = append(hits, Hit{Name: ix.slots[c.slot].doc.Name, Score: c.score, Tier: TierScored})
+		hits = append(hits, Hit{Name: ix.slots[c.slot].name, Score: c.score, Tier: TierScored})
 	}
 	return hits
 }
@@ -203,5 +203,5 @@ func (ix *Index) compare(a, b candidate) int {
 		}
 		return 1
 	}
-	return strings.Compare(ix.slots[a.slot].doc.Name, ix.slots[b.slot].doc.Name)
+	return strings.Compare(ix.slots[a.slot].name, ix.slots[b.slot].name)
 }
