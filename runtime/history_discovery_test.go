@@ -93,7 +93,12 @@ func toolNames(defs []model.ToolDefinition) []string {
 	return out
 }
 
-func TestDiscoveredToolSurvivesCompression(t *testing.T) {
+// histDiscoveryScenario plays the scenario both history policies share, in
+// session "s" of an agent registered under p: run 1 discovers startExport
+// and calls it, run 2 uses no tool, run 3 — after the policy dropped or
+// summarized run 1 — calls startExport again with no search.
+func histDiscoveryScenario(t *testing.T, agent string, p *history.Policy, historyModel model.Client) (*fixture, *scripted.Client) {
+	t.Helper()
 	f, inner := discoveryFixture(t,
 		// Run 1: search, then call what was found.
 		scripted.Call("search_tools", `{"query":"export csv"}`),
@@ -101,16 +106,20 @@ func TestDiscoveredToolSurvivesCompression(t *testing.T) {
 		scripted.Reply("Export started."),
 		// Run 2: no tools.
 		scripted.Reply("The table is open."),
-		// Run 3, after compression: the discovered tool, with no search.
+		// Run 3, after the policy: the discovered tool, with no search.
 		scripted.Call("startExport", `{"q":"invoices"}`),
 		scripted.Reply("Second export started."),
 	)
-	hm := scripted.New(scripted.Reply("The user exported orders to CSV and opened the table."))
-	histDiscoveryAgent(t, f, "compressing", &history.Policy{Compression: &history.Compression{CompressAtTurns: 3, KeepMaxTurns: 1}}, hm)
+	histDiscoveryAgent(t, f, agent, p, historyModel)
+	histDiscoveryRun(t, f, agent, "s", "Export orders to CSV")
+	histDiscoveryRun(t, f, agent, "s", "Open the orders table")
+	histDiscoveryRun(t, f, agent, "s", "Export invoices too")
+	return f, inner
+}
 
-	histDiscoveryRun(t, f, "compressing", "s", "Export orders to CSV")
-	histDiscoveryRun(t, f, "compressing", "s", "Open the orders table")
-	histDiscoveryRun(t, f, "compressing", "s", "Export invoices too")
+func TestDiscoveredToolSurvivesCompression(t *testing.T) {
+	hm := scripted.New(scripted.Reply("The user exported orders to CSV and opened the table."))
+	f, inner := histDiscoveryScenario(t, "compressing", &history.Policy{Compression: &history.Compression{CompressAtTurns: 3, KeepMaxTurns: 1}}, hm)
 	if hm.Calls() != 1 {
 		t.Fatalf("the history model got %d requests, want 1", hm.Calls())
 	}
@@ -131,19 +140,7 @@ func TestDiscoveredToolSurvivesCompression(t *testing.T) {
 }
 
 func TestDiscoveredToolSurvivesSlidingWindow(t *testing.T) {
-	f, inner := discoveryFixture(t,
-		scripted.Call("search_tools", `{"query":"export csv"}`),
-		scripted.Call("startExport", `{"q":"orders"}`),
-		scripted.Reply("Export started."),
-		scripted.Reply("The table is open."),
-		scripted.Call("startExport", `{"q":"invoices"}`),
-		scripted.Reply("Second export started."),
-	)
-	histDiscoveryAgent(t, f, "windowed", &history.Policy{KeepRecentTurns: 1}, nil)
-
-	histDiscoveryRun(t, f, "windowed", "s", "Export orders to CSV")
-	histDiscoveryRun(t, f, "windowed", "s", "Open the orders table")
-	histDiscoveryRun(t, f, "windowed", "s", "Export invoices too")
+	f, inner := histDiscoveryScenario(t, "windowed", &history.Policy{KeepRecentTurns: 1}, nil)
 	histDiscoveryCheck(t, f, inner, 4)
 	// The window dropped the turn of the search: the request holds the
 	// current turn only, its first message carrying the record.

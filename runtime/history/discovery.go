@@ -14,22 +14,13 @@ import (
 // were spent in, which is never the current one when it leaves the request
 // (the current turn is always kept whole).
 
-// droppedTools returns the tools discovered in the messages of turns,
-// sorted and without repeats.
-func droppedTools(turns [][]model.Message) []tools.Ident {
-	var msgs []model.Message
-	for _, t := range turns {
-		msgs = append(msgs, t...)
-	}
-	return model.DiscoveredTools(msgs)
-}
-
 // addDiscoveredTools merges ids into m's discovery record: tools it does not
 // list yet are appended, its Searches and Exhausted are kept as they are; a
 // record that already lists them all is left verbatim, and one that does
-// not decode is replaced. m must own its metadata (a clone).
+// not decode reads as empty, so ids, if any, replace it. m must own its
+// metadata (a clone).
 func addDiscoveredTools(m *model.Message, ids []tools.Ident) {
-	d, ok := m.Discovery()
+	d, _ := m.Discovery()
 	added := false
 	for _, id := range ids {
 		if !slices.Contains(d.Tools, id) {
@@ -37,7 +28,7 @@ func addDiscoveredTools(m *model.Message, ids []tools.Ident) {
 			added = true
 		}
 	}
-	if added || (!ok && len(ids) > 0) {
+	if added {
 		m.SetDiscovery(d)
 	}
 }

@@ -3,6 +3,7 @@ package history
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/quiver-go/quiver/model"
 )
@@ -103,7 +104,7 @@ func window(msgs []model.Message, n int) []model.Message {
 		return model.CloneMessages(msgs)
 	}
 	out := join(lead, nil, turns[len(turns)-n:])
-	addDiscoveredTools(&out[len(lead)], droppedTools(turns[:len(turns)-n]))
+	addDiscoveredTools(&out[len(lead)], model.DiscoveredTools(slices.Concat(turns[:len(turns)-n]...)))
 	return out
 }
 
