@@ -99,16 +99,19 @@ func checkDecision(st *runState, ac *admittedCall, d *ConfirmationDecision) erro
 	if ac != nil {
 		pending, digest = ac.CallID, tools.PayloadDigest(ac.Payload)
 	}
+	if d.CallID == pending && d.PayloadDigest == digest {
+		// It answers exactly what is pending, even when a provider that
+		// reuses call ids asked for the same call and payload before.
+		return nil
+	}
 	e := &DecisionError{RunID: st.RunID, Pending: pending, Decision: d.CallID}
 	switch {
 	case d.CallID != "" && slices.Contains(st.Decided, decidedCall{CallID: d.CallID, Digest: d.PayloadDigest}):
 		e.Problem = DecisionAlreadyDecided
 	case d.CallID != pending:
 		e.Problem = DecisionOtherCall
-	case d.PayloadDigest != digest:
-		e.Problem = DecisionPayloadChanged
 	default:
-		return nil
+		e.Problem = DecisionPayloadChanged
 	}
 	return e
 }

@@ -301,3 +301,26 @@ func TestToolNamedLikeTheSearchToolIsRefused(t *testing.T) {
 		})
 	}
 }
+
+// TestRepeatedCallIDsCanBeApprovedAgain: some OpenAI-compatible servers
+// give every call the same id. A second, identical call is pending on its
+// own and the operator's approval of it is accepted; a replay of a decision
+// onto a different pending call is still refused.
+func TestRepeatedCallIDsCanBeApprovedAgain(t *testing.T) {
+	var cancelled []string
+	f := newFixture(t, RunPolicy{}, []fixtureTool{{spec: secCancelSpec(t), handler: secCancelled(&cancelled)}},
+		scripted.Calls(scripted.ToolCallSpec{ID: "call_0", Name: "cancelOrder", Payload: `{"order_id":"A-1"}`}),
+		scripted.Calls(scripted.ToolCallSpec{ID: "call_0", Name: "cancelOrder", Payload: `{"order_id":"A-1"}`}),
+		scripted.Reply("done"),
+	)
+	out := f.run("cancel twice")
+	first := out.Suspension.Pending[0]
+	out = f.cont(out.RunID, first.Approve())
+	if out.Suspension == nil {
+		t.Fatalf("the second call did not wait for its confirmation: %+v", out)
+	}
+	out = f.cont(out.RunID, out.Suspension.Pending[0].Approve())
+	if out.Status != StatusCompleted || fmt.Sprint(cancelled) != "[A-1 A-1]" {
+		t.Fatalf("status %s, cancelled %v", out.Status, cancelled)
+	}
+}
