@@ -140,7 +140,7 @@ func CanonicalPayload(spec ToolSpec, payload []byte, limits PayloadLimits) (json
 	if len(strings.TrimSpace(string(payload))) == 0 {
 		payload = []byte("{}")
 	}
-	v, prob := parseStrict(payload, limits.MaxDepth)
+	v, prob := parseStrict(payload)
 	if prob != nil {
 		return nil, payloadErr(spec.Name, *prob)
 	}

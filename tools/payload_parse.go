@@ -13,15 +13,15 @@ import (
 
 // parseStrict parses exactly one JSON value the way CanonicalPayload needs
 // it: objects as map[string]any, arrays as []any, numbers as json.Number
-// (the text as written), refusing duplicate keys, invalid UTF-8 and nesting
-// beyond maxDepth. Its recursion is bounded by maxDepth, checked before
-// each descent, so hostile nesting costs neither stack nor memory.
-func parseStrict(data []byte, maxDepth int) (any, *PayloadProblem) {
+// (the text as written), refusing duplicate keys and invalid UTF-8. Its
+// recursion follows the nesting of data, which the caller bounds first
+// (BoundPayload), so hostile nesting costs neither stack nor memory.
+func parseStrict(data []byte) (any, *PayloadProblem) {
 	// Duplicates are found below, where the path is known; the tokenizer
 	// still checks UTF-8, escapes, numbers and the grammar.
 	dec := jsontext.NewDecoder(bytes.NewReader(data), jsontext.AllowDuplicateNames(true))
-	p := strictParser{dec: dec, maxDepth: maxDepth}
-	v, prob := p.value("", 0)
+	p := strictParser{dec: dec}
+	v, prob := p.value("")
 	if prob != nil {
 		return nil, prob
 	}
@@ -33,20 +33,16 @@ func parseStrict(data []byte, maxDepth int) (any, *PayloadProblem) {
 }
 
 type strictParser struct {
-	dec      *jsontext.Decoder
-	maxDepth int
+	dec *jsontext.Decoder
 }
 
-func (p *strictParser) value(path string, depth int) (any, *PayloadProblem) {
+func (p *strictParser) value(path string) (any, *PayloadProblem) {
 	tok, err := p.dec.ReadToken()
 	if err != nil {
 		return nil, p.syntax(err)
 	}
 	switch tok.Kind() {
 	case '{':
-		if depth+1 > p.maxDepth {
-			return nil, p.tooDeep(path)
-		}
 		obj := map[string]any{}
 		for p.dec.PeekKind() != '}' {
 			name, err := p.dec.ReadToken()
@@ -59,7 +55,7 @@ func (p *strictParser) value(path string, depth int) (any, *PayloadProblem) {
 				return nil, &PayloadProblem{Kind: PayloadDuplicateKey, Path: at, Message: fmt.Sprintf(
 					"the key %s appears more than once in one object: send each key once", quoteKey(key))}
 			}
-			v, prob := p.value(at, depth+1)
+			v, prob := p.value(at)
 			if prob != nil {
 				return nil, prob
 			}
@@ -70,12 +66,9 @@ func (p *strictParser) value(path string, depth int) (any, *PayloadProblem) {
 		}
 		return obj, nil
 	case '[':
-		if depth+1 > p.maxDepth {
-			return nil, p.tooDeep(path)
-		}
 		arr := []any{}
 		for p.dec.PeekKind() != ']' {
-			v, prob := p.value(path+"["+strconv.Itoa(len(arr))+"]", depth+1)
+			v, prob := p.value(path + "[" + strconv.Itoa(len(arr)) + "]")
 			if prob != nil {
 				return nil, prob
 			}
@@ -95,11 +88,6 @@ func (p *strictParser) value(path string, depth int) (any, *PayloadProblem) {
 		return nil, nil
 	}
 	return nil, &PayloadProblem{Kind: PayloadMalformed, Message: fmt.Sprintf("unexpected %v at offset %d", tok.Kind(), p.dec.InputOffset())}
-}
-
-func (p *strictParser) tooDeep(path string) *PayloadProblem {
-	return &PayloadProblem{Kind: PayloadTooDeep, Path: path, Message: fmt.Sprintf(
-		"objects and arrays nest more than %d levels deep: flatten the arguments", p.maxDepth)}
 }
 
 // syntax turns a tokenizer error into a problem naming the offset. An

@@ -37,7 +37,7 @@ func (d *docReader) queue(r *reader, t toolValue) error {
 func (d *docReader) flush() error {
 	jobs := d.pending
 	d.pending = d.pending[:0]
-	errs := make([]error, len(jobs))
+	errs := make([]*Error, len(jobs))
 	var (
 		next atomic.Int64
 		wg   sync.WaitGroup
@@ -51,16 +51,12 @@ func (d *docReader) flush() error {
 	}
 	wg.Wait()
 	for i, j := range jobs {
-		if errs[i] != nil {
-			if !d.opts.Lenient || !errors.Is(errs[i], tools.ErrInvalidSchema) {
-				return errs[i]
+		if e := errs[i]; e != nil {
+			if !d.opts.Lenient || !errors.Is(e, tools.ErrInvalidSchema) {
+				return e
 			}
 			// A third-party schema the runtime refuses (an older draft's
 			// keywords, for one): explorable, with a warning.
-			var e *Error
-			if !errors.As(errs[i], &e) {
-				e = &Error{Msg: errs[i].Error(), Err: errs[i]}
-			}
 			d.cat.Warnings = append(d.cat.Warnings, e)
 		}
 		d.cat.Tools = append(d.cat.Tools, j.t.Tool)

@@ -36,7 +36,8 @@ func (t Tool) Ident(toolset string) tools.Ident {
 // with contract.Compile.
 //
 // A catalog returned by Read or Load without ReadOptions.Lenient compiles:
-// reading checked every tool with contract.Compile. Declarations fails
+// reading checked every tool with contract.Check, which refuses what
+// contract.Compile refuses. Declarations fails
 // when a name makes no valid ident (a lenient read, or an invalid toolset)
 // or when two names make one ident.
 func (c *Catalog) Declarations(toolset string) ([]contract.ToolDeclaration, error) {

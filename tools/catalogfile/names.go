@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/quiver-go/quiver/tools"
 )
 
 // Reasons a NameError unwraps to.
@@ -62,7 +64,7 @@ func (c *Catalog) Resolve(name string) (string, error) {
 	var matches []string
 	if !strings.Contains(name, ".") {
 		for _, t := range c.Tools {
-			if bareName(t.Name) == name {
+			if tools.Ident(t.Name).Tool() == name {
 				matches = append(matches, t.Name)
 			}
 		}
@@ -74,12 +76,6 @@ func (c *Catalog) Resolve(name string) (string, error) {
 		return "", &NameError{Source: c.Source, Name: name, Candidates: c.nearNames(name), Err: ErrNoSuchTool}
 	}
 	return "", &NameError{Source: c.Source, Name: name, Candidates: matches, Err: ErrAmbiguousName}
-}
-
-// bareName returns the part of a tool name after its last dot: an ident
-// "<toolset>.<tool>" splits there, since only toolset names hold dots.
-func bareName(name string) string {
-	return name[strings.LastIndexByte(name, '.')+1:]
 }
 
 // nearNames returns up to maxSuggestions tool names whose full or bare name
@@ -94,7 +90,7 @@ func (c *Catalog) nearNames(name string) []string {
 	limit := max(1, len([]rune(want))/4)
 	var found []near
 	for _, t := range c.Tools {
-		d := min(editDistance(want, strings.ToLower(t.Name)), editDistance(want, strings.ToLower(bareName(t.Name))))
+		d := min(editDistance(want, strings.ToLower(t.Name)), editDistance(want, strings.ToLower(tools.Ident(t.Name).Tool())))
 		if d <= limit {
 			found = append(found, near{t.Name, d})
 		}

@@ -13,7 +13,7 @@ import (
 
 // DefaultMaxSize is the most bytes a catalog may hold when ReadOptions
 // sets no limit: 64 MiB, room for tens of thousands of tools.
-const DefaultMaxSize int64 = 64 << 20
+const DefaultMaxSize = boundedinput.DefaultLimit
 
 // utf8BOM is the byte order mark some editors write at the start of UTF-8
 // files; it is skipped.
@@ -60,11 +60,7 @@ func (o ReadOptions) Load(path string) (*Catalog, error) {
 // becomes the catalog's Source. When r is a regular file (an *os.File),
 // its size is checked before anything is read.
 func (o ReadOptions) Read(r io.Reader, source string) (*Catalog, error) {
-	limit := o.MaxSize
-	if limit <= 0 {
-		limit = DefaultMaxSize
-	}
-	lr, err := boundedinput.Limit(r, source, limit)
+	lr, err := boundedinput.Limit(r, source, o.MaxSize) // 0 or less: DefaultMaxSize
 	if err != nil {
 		var tle *boundedinput.TooLargeError
 		if errors.As(err, &tle) {

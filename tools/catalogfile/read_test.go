@@ -18,11 +18,7 @@ func TestLoadValid(t *testing.T) {
 	if c.Source != "testdata/valid.json" {
 		t.Errorf("Source = %q", c.Source)
 	}
-	var names []string
-	for _, tool := range c.Tools {
-		names = append(names, tool.Name)
-	}
-	if got := strings.Join(names, ","); got != "openTable,listTables,ping" {
+	if got := names(c); got != "openTable,listTables,ping" {
 		t.Fatalf("names in file order = %s", got)
 	}
 	open := c.Tools[0]

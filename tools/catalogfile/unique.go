@@ -13,22 +13,23 @@ import (
 // ReadOptions.Lenient turns these errors into warnings.
 var ErrInvalidName = errors.New("invalid tool name")
 
-// seenTool is where a name, an ident or a case-folded name was first seen.
+// seenTool is where an ident or a case-folded ident was first seen.
 type seenTool struct {
 	name      string
 	path      string // e.g. "tools[0]"
 	line, col int    // of the tool's first byte
 }
 
-// nameIndex holds the names read so far, to refuse a name given twice.
+// nameIndex holds the tools read so far by the ident their names make, to
+// refuse a name given twice (a repeated name makes a repeated ident) or
+// two names making one ident.
 type nameIndex struct {
-	byName  map[string]seenTool
 	byIdent map[tools.Ident]seenTool
 	byFold  map[string]seenTool // by lower-cased ident
 }
 
 func newNameIndex() nameIndex {
-	return nameIndex{byName: map[string]seenTool{}, byIdent: map[tools.Ident]seenTool{}, byFold: map[string]seenTool{}}
+	return nameIndex{byIdent: map[tools.Ident]seenTool{}, byFold: map[string]seenTool{}}
 }
 
 // checkName checks the name of t, the tool of r at path: a name or ident
@@ -38,14 +39,13 @@ func newNameIndex() nameIndex {
 func (d *docReader) checkName(r *reader, t toolValue) error {
 	namePath := t.path + ".name"
 	here := seenTool{name: t.Name, path: t.path, line: r.line, col: r.col}
-	if prev, dup := d.names.byName[t.Name]; dup {
-		return r.errAt(t.nameOff, namePath, fmt.Sprintf("duplicate tool name %q: %s at %d:%d has it already; names must be unique", t.Name, prev.path, prev.line, prev.col), nil)
-	}
 	id := t.Ident(DefaultToolset)
 	if prev, dup := d.names.byIdent[id]; dup {
+		if prev.name == t.Name {
+			return r.errAt(t.nameOff, namePath, fmt.Sprintf("duplicate tool name %q: %s at %d:%d has it already; names must be unique", t.Name, prev.path, prev.line, prev.col), nil)
+		}
 		return r.errAt(t.nameOff, namePath, fmt.Sprintf("tool name %q names the tool %q, as %q does (%s at %d:%d): a name without a dot belongs to the toolset %q; rename one", t.Name, id, prev.name, prev.path, prev.line, prev.col, DefaultToolset), nil)
 	}
-	d.names.byName[t.Name] = here
 	d.names.byIdent[id] = here
 	problems := nameProblems(id)
 	fold := strings.ToLower(string(id))

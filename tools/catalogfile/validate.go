@@ -17,7 +17,7 @@ const placeholderIdent = tools.Ident(DefaultToolset + ".tool")
 // without indexing the text) and reports what it refuses,
 // positioned at the input schema when the problem is the schema's. Name
 // problems were reported by checkName.
-func (r *reader) compile(t toolValue) error {
+func (r *reader) compile(t toolValue) *Error {
 	id := t.Ident(DefaultToolset)
 	if id.Validate() != nil {
 		id = placeholderIdent
@@ -32,9 +32,6 @@ func (r *reader) compile(t toolValue) error {
 	}
 	var other []string
 	for _, p := range de.Problems {
-		if errors.Is(p, tools.ErrInvalidIdent) {
-			continue
-		}
 		rest, ok := strings.CutPrefix(p.Error(), "input_schema")
 		if !ok {
 			other = append(other, p.Error())
