@@ -238,14 +238,20 @@ func payloadField(att *goaexpr.AttributeExpr, name string) *goaexpr.AttributeExp
 
 // isStringType reports whether dt is String or a user type of String.
 func isStringType(dt goaexpr.DataType) bool {
+	dt = underlying(dt)
+	return dt != nil && dt.Kind() == goaexpr.StringKind
+}
+
+// underlying returns the type dt stands for once its user types (a chain
+// of them) are unwrapped; dt itself when it is no user type.
+func underlying(dt goaexpr.DataType) goaexpr.DataType {
 	for {
 		ut, ok := dt.(goaexpr.UserType)
 		if !ok || ut.Attribute() == nil {
-			break
+			return dt
 		}
 		dt = ut.Attribute().Type
 	}
-	return dt != nil && dt.Kind() == goaexpr.StringKind
 }
 
 // attrTypeName names a type in error messages.

@@ -41,13 +41,7 @@ func (t *ToolExpr) validateOpenArgs(verr *eval.ValidationErrors) {
 // kindName names the kind of a payload that is not an object, for errors:
 // "an array", "a union", "the primitive string".
 func kindName(dt goaexpr.DataType) string {
-	for {
-		ut, ok := dt.(goaexpr.UserType)
-		if !ok || ut.Attribute() == nil {
-			break
-		}
-		dt = ut.Attribute().Type
-	}
+	dt = underlying(dt)
 	switch dt.Kind() {
 	case goaexpr.ArrayKind:
 		return "an array"

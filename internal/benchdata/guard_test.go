@@ -72,11 +72,7 @@ func TestNoProductImport(t *testing.T) {
 // rootDir returns the root module's directory.
 func rootDir(t *testing.T) string {
 	t.Helper()
-	wd, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	root, err := moduleRoot(wd)
+	root, err := currentRoot()
 	if err != nil {
 		t.Fatal(err)
 	}

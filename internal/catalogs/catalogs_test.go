@@ -50,7 +50,7 @@ func TestWorkspaceCatalog(t *testing.T) {
 // workspace.json must be the tool_schemas.json goa gen wrote for the records
 // design, byte for byte (go:embed cannot reach the generated file itself).
 func TestWorkspaceIsTheGeneratedCatalog(t *testing.T) {
-	generated, err := os.ReadFile(filepath.FromSlash("../../examples/records/gen/toolsets/workspace/tool_schemas.json"))
+	generated, err := os.ReadFile(filepath.Join("..", "..", filepath.FromSlash(catalogs.WorkspaceSource)))
 	if err != nil {
 		t.Fatalf("the generated catalog %s: %v (run goa gen on examples/records first)", catalogs.WorkspaceSource, err)
 	}
