@@ -49,11 +49,6 @@ type Answer struct {
 // no query): adapters mark such results as errors where they can.
 func (a Answer) IsError() bool { return a.Kind == BudgetExhausted || a.Kind == InvalidQuery }
 
-// BudgetExhaustedJSON is the seed's answer to a search past the budget.
-func BudgetExhaustedJSON(budget int) json.RawMessage {
-	return json.RawMessage(fmt.Sprintf(`{"error":"search-budget-exhausted","budgetCap":%d}`, budget))
-}
-
 // Search answers a search call whose arguments are {"query": "…"}.
 func (t *Turn) Search(args json.RawMessage) Answer {
 	var a struct {
@@ -73,7 +68,8 @@ func (t *Turn) SearchQuery(query string) Answer {
 	switch {
 	case t.used >= t.budget:
 		t.exhausted, t.refused = true, true
-		return Answer{Kind: BudgetExhausted, JSON: BudgetExhaustedJSON(t.budget)}
+		// The seed's answer to a search past the budget.
+		return Answer{Kind: BudgetExhausted, JSON: json.RawMessage(fmt.Sprintf(`{"error":"search-budget-exhausted","budgetCap":%d}`, t.budget))}
 	case query == "":
 		return Answer{Kind: InvalidQuery, JSON: encode(map[string]string{
 			"error":   "invalid-query",

@@ -6,8 +6,9 @@
 // the model runs on. Adapters only render its answers in provider shapes.
 //
 // It owns:
-//   - the index of a catalog's deferred tools, cached by the catalog's
-//     fingerprint (Fingerprint) and rebuilt only when the catalog changes;
+//   - the index of a catalog's deferred tools, cached by a fingerprint of
+//     the catalog (of what Fingerprint hashes) and rebuilt only when the
+//     catalog changes;
 //   - the per-turn search budget (model.SearchSettings.Cap);
 //   - ranking with the weak-hit cut: scored hits below a fraction of the
 //     best one are not discovered (name-tier hits always are);

@@ -23,9 +23,11 @@ type Turn struct {
 	index    *search.Index
 
 	// defs are the request's definitions; deferred indexes the deferred
-	// ones by search document name (the tool's ident).
+	// ones by search document name (the tool's ident), and wire maps their
+	// wire names to those document names.
 	defs     []model.ToolDefinition
 	deferred map[string]int
+	wire     map[string]string
 	// inline are the wire names callable without searching.
 	inline []string
 	// loaded marks the deferred tools (by document name) callable now:
@@ -48,7 +50,10 @@ type Turn struct {
 
 // Begin starts the discovery of one invocation of req. toolName is the
 // search tool as the model calls it, for the answers that name it. Every
-// deferred definition needs a search document keyed by its ident.
+// deferred definition needs a search document keyed by its ident. The
+// tools discovered before (req.DiscoveryState) are loaded, and so is a
+// deferred tool req forces (model.ToolChoiceTool): adapters advertise it
+// eagerly, so the model can call it without a search.
 func (e *Engine) Begin(req *model.Request, toolName string) (*Turn, error) {
 	state := req.DiscoveryState()
 	t := &Turn{
@@ -56,6 +61,7 @@ func (e *Engine) Begin(req *model.Request, toolName string) (*Turn, error) {
 		toolName:  toolName,
 		defs:      req.Tools,
 		deferred:  make(map[string]int),
+		wire:      make(map[string]string),
 		loaded:    map[string]bool{},
 		budget:    req.Search.SearchCap(),
 		used:      state.Searches,
@@ -78,6 +84,7 @@ func (e *Engine) Begin(req *model.Request, toolName string) (*Turn, error) {
 			return nil, fmt.Errorf("discovery: deferred tools share the search document name %q", key)
 		}
 		t.deferred[key] = i
+		t.wire[d.Name] = key
 		docs = append(docs, &req.Tools[i])
 	}
 	if len(docs) > 0 {
@@ -90,31 +97,28 @@ func (e *Engine) Begin(req *model.Request, toolName string) (*Turn, error) {
 	for _, id := range state.Tools {
 		t.loaded[string(id)] = true
 	}
+	if req.ToolChoice.Mode == model.ToolChoiceTool {
+		t.Load(req.ToolChoice.Name)
+	}
 	return t, nil
 }
 
 // Load marks the deferred tool with wire name wire as callable without a
-// search (a tool the request forces, for one). It reports whether wire is
-// a deferred tool of the request.
+// search (a tool the provider loaded already, for one). It reports whether
+// wire is a deferred tool of the request.
 func (t *Turn) Load(wire string) bool {
-	for key, i := range t.deferred {
-		if t.defs[i].Name == wire {
-			t.loaded[key] = true
-			return true
-		}
+	key, ok := t.wire[wire]
+	if ok {
+		t.loaded[key] = true
 	}
-	return false
+	return ok
 }
 
 // Loaded reports whether the deferred tool with wire name wire is callable
 // now.
 func (t *Turn) Loaded(wire string) bool {
-	for key, i := range t.deferred {
-		if t.defs[i].Name == wire {
-			return t.loaded[key]
-		}
-	}
-	return false
+	key, ok := t.wire[wire]
+	return ok && t.loaded[key]
 }
 
 // LoadedTools returns the deferred definitions callable now, sorted by
@@ -130,15 +134,9 @@ func (t *Turn) LoadedTools() []model.ToolDefinition {
 	return out
 }
 
-// HasDeferred reports whether the request has deferred tools to search.
-func (t *Turn) HasDeferred() bool { return len(t.deferred) > 0 }
-
 // Exhausted reports whether a search was refused for want of budget in
 // this turn, this invocation included.
 func (t *Turn) Exhausted() bool { return t.exhausted }
-
-// Budget returns the turn's search budget.
-func (t *Turn) Budget() int { return t.budget }
 
 // NextRound counts one more model round of the invocation and returns
 // ErrSearchLoop once a model has had its budget's worth of search rounds

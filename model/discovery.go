@@ -2,6 +2,7 @@ package model
 
 import (
 	"encoding/json"
+	"fmt"
 	"slices"
 
 	"github.com/quiver-go/quiver/tools"
@@ -160,6 +161,16 @@ func (s SearchSettings) SearchToolName() string {
 		return s.ToolName
 	}
 	return DefaultSearchToolName
+}
+
+// CheckToolName refuses a ToolName that is set and is not a wire name
+// (tools.ValidWireName): no provider could carry it as a tool name. The
+// native adapters check it before sending anything and in SupportsSearch.
+func (s SearchSettings) CheckToolName() error {
+	if s.ToolName != "" && !tools.ValidWireName(s.ToolName) {
+		return fmt.Errorf("search tool name %q (SearchSettings.ToolName) must match ^[a-zA-Z0-9_-]{1,64}$", s.ToolName)
+	}
+	return nil
 }
 
 // HasDeferred reports whether any definition is deferred.

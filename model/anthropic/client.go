@@ -108,13 +108,8 @@ func (c *Client) prepare(req *model.Request) (*invocation, error) {
 			return nil, fmt.Errorf("anthropic: %w", err)
 		}
 	}
-	rest := req.Cache
-	rest.AfterSystem, rest.AfterTools = false, false
-	if rest != (model.CacheCheckpoints{}) {
-		return nil, fmt.Errorf("anthropic: cache checkpoints %+v: only AfterSystem and AfterTools map to cache_control", req.Cache)
-	}
-	if err := checkSearchToolName(req.Search); err != nil {
-		return nil, err
+	if err := req.Search.CheckToolName(); err != nil {
+		return nil, fmt.Errorf("anthropic: %w", err)
 	}
 	hist, err := historyOf(req.Messages)
 	if err != nil {
@@ -179,9 +174,6 @@ func (c *Client) beginClientSearch(req *model.Request, h searchHistory) (*discov
 	turn, err := c.search.Begin(req, c.settings.clientSearchName(req.Search))
 	if err != nil {
 		return nil, nil, fmt.Errorf("anthropic: client-side search: %w", err)
-	}
-	if req.ToolChoice.Mode == model.ToolChoiceTool {
-		turn.Load(req.ToolChoice.Name)
 	}
 	for name := range h.referenced {
 		turn.Load(name)
@@ -322,20 +314,11 @@ func (c *Client) SearchInstruction(s model.SearchSettings) string {
 // supported; portable mode needs the client wrapped with portable.Wrap. A
 // SearchSettings.ToolName that is not a valid tool name is refused too.
 func (c *Client) SupportsSearch(s model.SearchSettings) error {
-	if err := checkSearchToolName(s); err != nil {
-		return err
+	if err := s.CheckToolName(); err != nil {
+		return fmt.Errorf("anthropic: %w", err)
 	}
 	if err := model.NativeSearch(s); err != nil {
 		return fmt.Errorf("anthropic: %w", err)
-	}
-	return nil
-}
-
-// checkSearchToolName refuses a SearchSettings.ToolName the API cannot
-// carry as a tool name.
-func checkSearchToolName(s model.SearchSettings) error {
-	if name := s.ToolName; name != "" && !wireName.MatchString(name) {
-		return fmt.Errorf("anthropic: search tool name %q (SearchSettings.ToolName) must match %s", name, wireName)
 	}
 	return nil
 }

@@ -3,7 +3,6 @@ package anthropic
 import (
 	"fmt"
 	"net/http"
-	"regexp"
 	"strings"
 	"time"
 
@@ -11,6 +10,7 @@ import (
 
 	"github.com/quiver-go/quiver/discovery"
 	"github.com/quiver-go/quiver/model"
+	"github.com/quiver-go/quiver/tools"
 )
 
 // SearchVariant selects how a Client lets the model find deferred tools.
@@ -58,9 +58,10 @@ const DefaultClientSearchToolName = "tool_search"
 // at most.
 const DefaultSearchLimit = discovery.DefaultSearchLimit
 
-// wireName is the tool name pattern of the Messages API ("Define tools":
-// name must match ^[a-zA-Z0-9_-]{1,64}$).
-var wireName = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
+// wireNamePattern is the tool name pattern of the Messages API ("Define
+// tools": name must match ^[a-zA-Z0-9_-]{1,64}$), the wire names
+// tools.ValidWireName accepts.
+const wireNamePattern = `^[a-zA-Z0-9_-]{1,64}$`
 
 // Option configures a Client.
 type Option func(*settings)
@@ -182,8 +183,8 @@ func (s *settings) validate() error {
 	default:
 		return fmt.Errorf("anthropic: unknown search variant %v: use SearchBM25, SearchRegex or SearchClient", s.search)
 	}
-	if !wireName.MatchString(s.searchName) {
-		return fmt.Errorf("anthropic: client search tool name %q must match %s", s.searchName, wireName)
+	if !tools.ValidWireName(s.searchName) {
+		return fmt.Errorf("anthropic: client search tool name %q must match %s", s.searchName, wireNamePattern)
 	}
 	if s.retriesSet && s.maxRetries < 0 {
 		return fmt.Errorf("anthropic: max retries %d must not be negative", s.maxRetries)

@@ -13,6 +13,7 @@ import (
 	"github.com/gowebpki/jcs"
 
 	"github.com/quiver-go/quiver/model"
+	"github.com/quiver-go/quiver/tools"
 )
 
 // clientSearchSchema is the input schema of the client-side search tool.
@@ -29,8 +30,6 @@ type toolSet struct {
 	byWire map[string]model.ToolDefinition
 	// prints are the fingerprints of the definitions as sent, by wire name.
 	prints map[string]string
-	// deferred are the definitions sent with defer_loading, in order.
-	deferred []model.ToolDefinition
 	// searchTool is the wire name of the search tool sent, "" for none.
 	searchTool string
 }
@@ -73,23 +72,19 @@ func buildTools(req *model.Request, s *settings, h searchHistory, eager map[stri
 	// carries a search tool keeps the declared examples in the schemas.
 	withSearch := h.searched || slices.ContainsFunc(req.Tools, deferLoading)
 	for _, d := range req.Tools {
-		if !wireName.MatchString(d.Name) {
-			return nil, fmt.Errorf("anthropic: tool name %q must match %s", d.Name, wireName)
+		if !tools.ValidWireName(d.Name) {
+			return nil, fmt.Errorf("anthropic: tool name %q must match %s", d.Name, wireNamePattern)
 		}
 		if _, dup := ts.byWire[d.Name]; dup {
 			return nil, fmt.Errorf("anthropic: two tool definitions are named %q", d.Name)
 		}
 		ts.byWire[d.Name] = d
-		deferred := deferLoading(d)
-		p, fp, err := toolParam(d, deferred, !withSearch)
+		p, fp, err := toolParam(d, deferLoading(d), !withSearch)
 		if err != nil {
 			return nil, err
 		}
 		ts.params = append(ts.params, sdk.ToolUnionParam{OfTool: p})
 		ts.prints[d.Name] = fp
-		if deferred {
-			ts.deferred = append(ts.deferred, d)
-		}
 	}
 	if !withSearch {
 		return ts, nil

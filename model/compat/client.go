@@ -19,7 +19,6 @@ import (
 // refuses deferred tools with model.ErrToolSearchUnsupported. It is safe
 // for concurrent use.
 type Client struct {
-	raw    *chatClient
 	search *portable.Client
 }
 
@@ -47,7 +46,7 @@ func New(opts ...Option) (*Client, error) {
 		// The search options are out of range.
 		return nil, fmt.Errorf("compat: %w", err)
 	}
-	return &Client{raw: raw, search: search}, nil
+	return &Client{search: search}, nil
 }
 
 // SupportsSearch implements model.SearchCapable: OpenAI-compatible servers

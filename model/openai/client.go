@@ -163,20 +163,11 @@ func (c *Client) Complete(ctx context.Context, req *model.Request) (*model.Respo
 // SearchSettings.ToolName that is not a valid function name is refused
 // too.
 func (c *Client) SupportsSearch(s model.SearchSettings) error {
-	if err := checkSearchToolName(s); err != nil {
-		return err
+	if err := s.CheckToolName(); err != nil {
+		return fmt.Errorf("openai: %w", err)
 	}
 	if err := model.NativeSearch(s); err != nil {
 		return fmt.Errorf("openai: %w", err)
-	}
-	return nil
-}
-
-// checkSearchToolName refuses a SearchSettings.ToolName the API cannot
-// carry as a function name.
-func checkSearchToolName(s model.SearchSettings) error {
-	if name := s.ToolName; name != "" && !functionName.MatchString(name) {
-		return fmt.Errorf("openai: search tool name %q (SearchSettings.ToolName) must match %s", name, functionName)
 	}
 	return nil
 }

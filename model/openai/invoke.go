@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"slices"
 
 	sdk "github.com/openai/openai-go/v3"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/quiver-go/quiver/discovery"
 	"github.com/quiver-go/quiver/model"
+	"github.com/quiver-go/quiver/tools"
 )
 
 // minOutputTokens is the smallest max_output_tokens the Responses API
@@ -25,12 +25,13 @@ const minOutputTokens = 16
 // (the type of the tool_search tool), for the answers that name it.
 const searchToolName = "tool_search"
 
-// functionName is the name pattern of function tools: "Must be a-z, A-Z,
-// 0-9, or contain underscores and dashes, with a maximum length of 64"
+// functionNamePattern is the name pattern of function tools: "Must be a-z,
+// A-Z, 0-9, or contain underscores and dashes, with a maximum length of 64"
 // (shared.FunctionDefinition.Name, openai-go v3.99.0 shared/shared.go; the
 // Responses API's FunctionToolParam and the namespaced functions of a
-// tool_search_output take the same names).
-var functionName = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
+// tool_search_output take the same names): the wire names
+// tools.ValidWireName accepts.
+const functionNamePattern = `^[a-zA-Z0-9_-]{1,64}$`
 
 // invocation is one Complete call: the request as the provider sees it and
 // what the rounds produced so far.
@@ -77,8 +78,8 @@ func (c *Client) newInvocation(req *model.Request) (*invocation, error) {
 	if req.MaxTokens < 0 {
 		return nil, fmt.Errorf("openai: MaxTokens must not be negative, got %d", req.MaxTokens)
 	}
-	if err := checkSearchToolName(req.Search); err != nil {
-		return nil, err
+	if err := req.Search.CheckToolName(); err != nil {
+		return nil, fmt.Errorf("openai: %w", err)
 	}
 	inv := &invocation{
 		c: c, req: req, modelID: id,
@@ -102,9 +103,6 @@ func (c *Client) newInvocation(req *model.Request) (*invocation, error) {
 	if inv.turn, err = c.search.Begin(req, searchToolName); err != nil {
 		return nil, fmt.Errorf("openai: %w", err)
 	}
-	if inv.forced != "" {
-		inv.turn.Load(inv.forced)
-	}
 	if err := inv.buildHistory(); err != nil {
 		return nil, err
 	}
@@ -123,8 +121,8 @@ func (inv *invocation) partition() error {
 	}
 	seen := make(map[string]bool, len(inv.req.Tools))
 	for _, d := range inv.req.Tools {
-		if !functionName.MatchString(d.Name) {
-			return fmt.Errorf("openai: tool name %q must match %s", d.Name, functionName)
+		if !tools.ValidWireName(d.Name) {
+			return fmt.Errorf("openai: tool name %q must match %s", d.Name, functionNamePattern)
 		}
 		if seen[d.Name] {
 			return fmt.Errorf("openai: two tools share the wire name %q", d.Name)

@@ -152,10 +152,7 @@ func (c *Client) newSession(req *model.Request) (*session, error) {
 		return nil, fmt.Errorf("portable: %w", err)
 	}
 	s.turn = turn
-	if req.ToolChoice.Mode == model.ToolChoiceTool {
-		// A forced tool stays eager even when deferred.
-		turn.Load(req.ToolChoice.Name)
-	}
+	// Discovered tools, and a forced one, are callable at once.
 	for _, d := range turn.LoadedTools() {
 		s.activate(d)
 	}

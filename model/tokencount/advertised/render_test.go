@@ -159,7 +159,7 @@ func testCountsWhatTheAdapterSends(t *testing.T, p advertised.Provider) {
 			if got != want {
 				t.Errorf("Tokens = %d, want %d, the count of the captured array's loaded part %s", got, want, loaded)
 			}
-			if p == advertised.ProviderOpenAI || !hasDeferred(tc.defs) {
+			if p == advertised.ProviderOpenAI || !model.HasDeferred(tc.defs) {
 				whole, err := tokencount.Count(captured)
 				if err != nil {
 					t.Fatal(err)
@@ -170,15 +170,6 @@ func testCountsWhatTheAdapterSends(t *testing.T, p advertised.Provider) {
 			}
 		})
 	}
-}
-
-func hasDeferred(defs []model.ToolDefinition) bool {
-	for _, d := range defs {
-		if d.Deferred {
-			return true
-		}
-	}
-	return false
 }
 
 func TestOpenAICountsWhatTheAdapterSends(t *testing.T) {
