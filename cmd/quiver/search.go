@@ -73,7 +73,8 @@ func runSearch(w io.Writer, query string, opts searchOptions) error {
 	if err != nil {
 		return err
 	}
-	ix, err := searchIndex(c)
+	// The command needs no schema once the catalog is indexed.
+	ix, err := c.TakeIndex(search.DefaultParams())
 	if err != nil {
 		return err
 	}
@@ -86,30 +87,6 @@ func runSearch(w io.Writer, query string, opts searchOptions) error {
 		return writeJSON(w, out)
 	}
 	return printHits(w, c, query, hits)
-}
-
-// searchIndex indexes c for one search and releases what the command no
-// longer needs as it goes: a tool's input schema once its search text is
-// taken, and that text once indexed, so a large catalog is not held twice
-// over beside its index.
-func searchIndex(c *catalogfile.Catalog) (*search.Index, error) {
-	srcs := make([]search.Source, len(c.Tools))
-	for i := range c.Tools {
-		srcs[i] = c.Tools[i].SearchSource()
-		c.Tools[i].InputSchema = nil
-	}
-	ix, err := search.NewIndex(search.DefaultParams())
-	if err != nil {
-		return nil, err
-	}
-	db := search.NewDocumentBuilder()
-	for i := range srcs {
-		if err := ix.Add(db.Build(srcs[i])); err != nil {
-			return nil, fmt.Errorf("%s: tool %q: %w", c.Source, srcs[i].Name, err)
-		}
-		srcs[i] = search.Source{}
-	}
-	return ix, nil
 }
 
 // printHits writes hits as a ranked table, under a line naming the

@@ -74,14 +74,29 @@ func (c *Catalog) Unknown(names []string) []string {
 // NewIndex returns a search index with parameters p holding every tool of
 // the catalog, each under its name.
 func (c *Catalog) NewIndex(p search.Params) (*search.Index, error) {
+	return c.index(p, false)
+}
+
+// TakeIndex is NewIndex for a caller done with the tools' input schemas:
+// it releases each one once its search text is taken, so a large catalog
+// is not held beside its index. The tools keep every other field.
+func (c *Catalog) TakeIndex(p search.Params) (*search.Index, error) {
+	return c.index(p, true)
+}
+
+func (c *Catalog) index(p search.Params, release bool) (*search.Index, error) {
 	ix, err := search.NewIndex(p)
 	if err != nil {
 		return nil, fmt.Errorf("catalogfile: %s: %w", c.Source, err)
 	}
 	db := search.NewDocumentBuilder()
-	for _, t := range c.Tools {
-		if err := ix.Add(db.Build(t.SearchSource())); err != nil {
-			return nil, fmt.Errorf("catalogfile: %s: tool %q: %w", c.Source, t.Name, err)
+	for i := range c.Tools {
+		src := c.Tools[i].SearchSource()
+		if release {
+			c.Tools[i].InputSchema = nil
+		}
+		if err := ix.Add(db.Build(src)); err != nil {
+			return nil, fmt.Errorf("catalogfile: %s: tool %q: %w", c.Source, src.Name, err)
 		}
 	}
 	return ix, nil

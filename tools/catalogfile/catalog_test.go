@@ -74,3 +74,30 @@ func TestNewIndexAndBaseline(t *testing.T) {
 		t.Errorf("baseline search = %+v", hits)
 	}
 }
+
+// TestTakeIndexReleasesSchemasAndRanksTheSame: TakeIndex ranks like
+// NewIndex (argument text included) and leaves no schema behind.
+func TestTakeIndexReleasesSchemasAndRanksTheSame(t *testing.T) {
+	c, err := catalogfile.Load("testdata/valid.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept, err := c.NewIndex(search.DefaultParams())
+	if err != nil {
+		t.Fatal(err)
+	}
+	taken, err := c.TakeIndex(search.DefaultParams())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{"focus column", "openTable", "orders table"} {
+		if a, b := kept.Search(q, 5), taken.Search(q, 5); !reflect.DeepEqual(a, b) {
+			t.Errorf("%q: NewIndex %v, TakeIndex %v", q, a, b)
+		}
+	}
+	for _, tl := range c.Tools {
+		if tl.InputSchema != nil {
+			t.Fatalf("tool %q keeps its schema", tl.Name)
+		}
+	}
+}
