@@ -40,8 +40,8 @@ func main() {
 	if os.Getenv("GOGC") == "" {
 		// A command holds a whole catalog and its index at once: a
 		// tighter collection target keeps a large catalog's peak memory
-		// near what it holds (a 50 MB catalog: about 3.5 times its size
-		// instead of 4.5), for a little CPU. GOGC, when set, wins.
+		// near what it holds (docs/benchmarks.md), for a little CPU.
+		// GOGC, when set, wins.
 		debug.SetGCPercent(50)
 	}
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
