@@ -1,0 +1,15 @@
+// Package registry is the tool registry's client side: Client, the
+// Goa-generated service client (registry/gen/registry) with an API key and
+// exact JSON numbers, and Serve, the provider SDK that publishes a
+// toolset's full ToolSchemas(), keeps its lease, runs the calls routed to
+// it and drains gracefully. The service itself is registry/server, its
+// stores registry/store; the API is designed in registry/design (`go
+// generate ./registry/...` regenerates registry/gen). docs/registry.md is
+// the operator's and the caller's guide.
+//
+// Invariants:
+//   - Serve posts every outcome until the registry records it; it never
+//     runs a call twice (the registry hands each call to one lease once).
+//   - A graceful stop drains: no new calls, calls in hand finish, the lease
+//     is released.
+package registry

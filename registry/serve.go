@@ -1,0 +1,368 @@
+package registry
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"math/rand/v2"
+	"sync"
+	"time"
+
+	gen "github.com/quiver-go/quiver/registry/gen/registry"
+	"github.com/quiver-go/quiver/tools"
+	"github.com/quiver-go/quiver/tools/contract"
+)
+
+// Registration is what a provider publishes with Serve.
+type Registration struct {
+	// Toolset is the full ToolSchemas() publication: a generated package's
+	// Toolset(), or a runtime-defined declaration.
+	Toolset contract.ToolsetDeclaration
+	// Revision is issued by the deployment (a build id, a version): a
+	// changed contract needs a new one.
+	Revision string
+	// Provider names this instance in the registry's logs.
+	Provider string
+	// MaxInFlight is how many calls the instance takes at once (default 64).
+	MaxInFlight int
+	// DrainTimeout bounds how long a graceful drain waits for calls in hand
+	// (default 30s).
+	DrainTimeout time.Duration
+	// Logger receives what Serve does; slog.Default() when nil.
+	Logger *slog.Logger
+}
+
+// Call is one call handed to a provider.
+type Call struct {
+	ID      string
+	Toolset string
+	Tool    string
+	// Payload is the canonical payload the registry validated.
+	Payload json.RawMessage
+	RunID   string
+	// Deadline is when the consumer stops waiting; Execute's context ends
+	// then.
+	Deadline time.Time
+}
+
+// Ident is the call's tool ident.
+func (c Call) Ident() tools.Ident { return tools.Ident(c.Toolset + "." + c.Tool) }
+
+// Executor runs the calls a provider receives. An error is the tool's
+// failure: its message is what the consumer reads.
+type Executor interface {
+	Execute(ctx context.Context, call Call) (json.RawMessage, error)
+}
+
+// ExecutorFunc adapts a function to Executor.
+type ExecutorFunc func(ctx context.Context, call Call) (json.RawMessage, error)
+
+// Execute calls f.
+func (f ExecutorFunc) Execute(ctx context.Context, call Call) (json.RawMessage, error) {
+	return f(ctx, call)
+}
+
+// ErrReplaced is returned by Serve when the registry drained this provider
+// because a new revision of its toolset replaced it.
+var ErrReplaced = errors.New("registry: a new revision replaced this provider's registration")
+
+// Serve publishes reg to the registry and runs the calls it routes to this
+// instance with exec, until ctx ends — then it drains gracefully: no new
+// calls, the calls in hand finish and post their outcome, the lease is
+// released — or until the registry drains it for a new revision
+// (ErrReplaced). It registers again when its lease is lost and reconnects
+// its stream when the registry restarts; outcomes are posted until the
+// registry records them. A registration the registry refuses is returned
+// at once.
+func Serve(ctx context.Context, c *Client, reg Registration, exec Executor) error {
+	if c == nil || exec == nil {
+		return errors.New("registry: Serve needs a client and an executor")
+	}
+	p, err := newProvider(c, reg, exec)
+	if err != nil {
+		return err
+	}
+	return p.run(ctx)
+}
+
+type provider struct {
+	c       *Client
+	reg     Registration
+	exec    Executor
+	log     *slog.Logger
+	payload *gen.RegisterPayload
+
+	// inHand counts the calls executing or posting.
+	inHand sync.WaitGroup
+}
+
+func newProvider(c *Client, reg Registration, exec Executor) (*provider, error) {
+	if reg.Revision == "" {
+		return nil, errors.New("registry: Serve: the registration has no revision")
+	}
+	if reg.MaxInFlight == 0 {
+		reg.MaxInFlight = 64
+	}
+	if reg.DrainTimeout == 0 {
+		reg.DrainTimeout = 30 * time.Second
+	}
+	if reg.Logger == nil {
+		reg.Logger = slog.Default()
+	}
+	fp, err := contract.Fingerprint(reg.Toolset)
+	if err != nil {
+		return nil, err
+	}
+	decl := reg.Toolset
+	decl.RegisteredAt = time.Time{}
+	raw, err := json.Marshal(decl)
+	if err != nil {
+		return nil, fmt.Errorf("registry: Serve: encode the declaration: %w", err)
+	}
+	p := &provider{c: c, reg: reg, exec: exec, log: reg.Logger}
+	p.payload = &gen.RegisterPayload{
+		Kind: "tool_schemas", Toolset: json.RawMessage(raw), Fingerprint: fp, Revision: reg.Revision,
+		Execution: "service", MaxInFlight: reg.MaxInFlight,
+	}
+	if reg.Provider != "" {
+		p.payload.Provider = &reg.Provider
+	}
+	return p, nil
+}
+
+// run registers and serves until ctx ends or the registry drains us.
+func (p *provider) run(ctx context.Context) error {
+	backoff := newBackoff()
+	for {
+		lease, err := p.c.Register(ctx, p.payload)
+		switch {
+		case ctx.Err() != nil:
+			return nil
+		case err == nil:
+			backoff.reset()
+			done, err := p.session(ctx, lease)
+			if done {
+				return err
+			}
+			continue
+		case !retryable(err):
+			return fmt.Errorf("registry: register toolset %q revision %s: %w", p.reg.Toolset.Name, p.reg.Revision, err)
+		}
+		p.log.Warn("registry: register failed; retrying", "toolset", p.reg.Toolset.Name, "err", err)
+		if !backoff.wait(ctx) {
+			return nil
+		}
+	}
+}
+
+// retryable reports whether a registration error may pass on retry: the
+// registry is unreachable or busy, or a replacement is pending.
+func retryable(err error) bool {
+	switch ErrorName(err) {
+	case "":
+		return true
+	case ErrUnavailable, ErrReplacementPending:
+		return true
+	}
+	return false
+}
+
+// session serves one lease. done reports whether Serve should return (with
+// err); otherwise the lease was lost and Serve registers again.
+func (p *provider) session(ctx context.Context, reg *gen.Registration) (done bool, err error) {
+	leaseID := reg.LeaseID
+	p.log.Info("registry: registered", "toolset", reg.Toolset, "lease", leaseID, "state", reg.State)
+	sctx, stop := context.WithCancel(ctx)
+	defer stop()
+	lost := make(chan struct{})
+	var lostOnce sync.Once
+	markLost := func() { lostOnce.Do(func() { close(lost) }) }
+	go p.renew(sctx, leaseID, time.Duration(reg.TTLMs)*time.Millisecond, markLost)
+
+	drained := make(chan struct{})
+	go func() {
+		defer stop()
+		p.receive(sctx, leaseID, markLost, drained)
+	}()
+	select {
+	case <-ctx.Done():
+		p.drain(leaseID, true)
+		return true, nil
+	case <-drained:
+		p.drain(leaseID, false)
+		return true, ErrReplaced
+	case <-lost:
+		stop()
+		return false, nil
+	}
+}
+
+// receive reads the stream, reconnecting when it breaks, until sctx ends,
+// the lease is lost or a drain frame arrives.
+func (p *provider) receive(sctx context.Context, leaseID string, lost func(), drained chan struct{}) {
+	backoff := newBackoff()
+	for sctx.Err() == nil {
+		stream, err := p.c.Calls(sctx, &gen.CallsPayload{LeaseID: leaseID})
+		if err != nil {
+			if IsError(err, ErrLeaseExpired) {
+				lost()
+				return
+			}
+			if !backoff.wait(sctx) {
+				return
+			}
+			continue
+		}
+		backoff.reset()
+		for {
+			f, err := stream.Recv(sctx)
+			if err != nil {
+				if !errors.Is(err, io.EOF) && sctx.Err() == nil {
+					p.log.Warn("registry: call stream broke; reconnecting", "lease", leaseID, "err", err)
+				}
+				stream.Close()
+				break
+			}
+			switch f.Type {
+			case "call":
+				p.inHand.Add(1)
+				go p.handle(sctx, leaseID, f)
+			case "drain":
+				close(drained)
+				return
+			}
+		}
+	}
+}
+
+// handle executes one call and posts its outcome until the registry
+// records it (or the lease ends: the registry settles it then).
+func (p *provider) handle(sctx context.Context, leaseID string, f *gen.CallFrame) {
+	defer p.inHand.Done()
+	call := Call{ID: deref(f.CallID), Toolset: deref(f.Toolset), Tool: deref(f.Tool), RunID: deref(f.RunID)}
+	if raw, ok := f.Payload.(json.RawMessage); ok {
+		call.Payload = raw
+	} else if b, err := json.Marshal(f.Payload); err == nil {
+		call.Payload = b
+	}
+	if f.Deadline != nil {
+		call.Deadline, _ = time.Parse(time.RFC3339Nano, *f.Deadline)
+	}
+	ectx := context.WithoutCancel(sctx)
+	if !call.Deadline.IsZero() {
+		var cancel context.CancelFunc
+		ectx, cancel = context.WithDeadline(ectx, call.Deadline)
+		defer cancel()
+	}
+	res, err := p.exec.Execute(ectx, call)
+	post := &gen.PostResultPayload{CallID: call.ID, LeaseID: leaseID}
+	if err != nil {
+		msg := err.Error()
+		post.Error = &msg
+	} else {
+		if len(res) == 0 {
+			res = json.RawMessage("null")
+		}
+		post.Result = res
+	}
+	backoff := newBackoff()
+	for {
+		// Posting outlives the session's context: a drain waits for it.
+		pctx, cancel := context.WithTimeout(context.WithoutCancel(sctx), 30*time.Second)
+		_, err := p.c.PostResult(pctx, post)
+		cancel()
+		switch ErrorName(err) {
+		case "":
+			if err == nil {
+				return
+			}
+		case ErrUnavailable:
+		default:
+			p.log.Error("registry: outcome refused", "call", call.ID, "err", err)
+			return
+		}
+		if !backoff.wait(context.Background()) || backoff.attempts > 60 {
+			p.log.Error("registry: outcome not posted", "call", call.ID, "err", err)
+			return
+		}
+	}
+}
+
+// drain stops new calls, waits for those in hand, and releases the lease.
+func (p *provider) drain(leaseID string, askRegistry bool) {
+	ctx, cancel := context.WithTimeout(context.Background(), p.reg.DrainTimeout)
+	defer cancel()
+	if askRegistry {
+		if _, err := p.c.Drain(ctx, &gen.DrainPayload{LeaseID: leaseID}); err != nil && !IsError(err, ErrLeaseExpired) {
+			p.log.Warn("registry: drain", "lease", leaseID, "err", err)
+		}
+	}
+	done := make(chan struct{})
+	go func() { p.inHand.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-ctx.Done():
+		p.log.Warn("registry: drain timed out with calls in hand", "lease", leaseID)
+	}
+	if err := p.c.Release(ctx, &gen.ReleasePayload{LeaseID: leaseID}); err != nil {
+		p.log.Warn("registry: release", "lease", leaseID, "err", err)
+	}
+	p.log.Info("registry: released", "lease", leaseID)
+}
+
+// renew keeps the lease alive, a third of its TTL at a time; it calls lost
+// when the registry says the lease ended.
+func (p *provider) renew(ctx context.Context, leaseID string, ttl time.Duration, lost func()) {
+	if ttl <= 0 {
+		ttl = 15 * time.Second
+	}
+	t := time.NewTicker(ttl / 3)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			_, err := p.c.Renew(ctx, &gen.RenewPayload{LeaseID: leaseID})
+			if IsError(err, ErrLeaseExpired) {
+				p.log.Warn("registry: lease lost; registering again", "lease", leaseID)
+				lost()
+				return
+			}
+		}
+	}
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
+// backoff waits 50ms, doubling to 2s, with jitter.
+type backoff struct {
+	next     time.Duration
+	attempts int
+}
+
+func newBackoff() *backoff { return &backoff{next: 50 * time.Millisecond} }
+
+func (b *backoff) reset() { b.next, b.attempts = 50*time.Millisecond, 0 }
+
+func (b *backoff) wait(ctx context.Context) bool {
+	d := b.next/2 + rand.N(b.next/2+1)
+	b.next = min(b.next*2, 2*time.Second)
+	b.attempts++
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-t.C:
+		return true
+	}
+}

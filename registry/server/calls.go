@@ -1,0 +1,247 @@
+package server
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	gen "github.com/quiver-go/quiver/registry/gen/registry"
+	"github.com/quiver-go/quiver/registry/store"
+	"github.com/quiver-go/quiver/tools"
+)
+
+// CallResolvedTool validates a call, admits it with its token and waits for
+// its outcome until its deadline. See docs/registry.md for the call-state
+// table it implements.
+func (s *Service) CallResolvedTool(ctx context.Context, p *gen.CallResolvedToolPayload) (*gen.CallOutcome, error) {
+	if err := mayConsume(ctx); err != nil {
+		return nil, err
+	}
+	raw, err := json.Marshal(p.Payload)
+	if err != nil {
+		return nil, gen.MakeBadRequest(fmt.Errorf("payload: %w", err))
+	}
+	digest := requestDigest(raw)
+	// A retry returns the recorded call, whatever changed since.
+	if prev, err := s.store.GetCall(ctx, p.CallID); err == nil {
+		if prev.Toolset != p.Toolset || prev.Tool != p.Tool || prev.Digest != digest {
+			return nil, gen.MakeCallIDConflict(fmt.Errorf("call id %q was used by a call to %s.%s with another payload: use a new call id for a new call", p.CallID, prev.Toolset, prev.Tool))
+		}
+		return s.await(ctx, prev)
+	} else if !errors.Is(err, store.ErrUnknownCall) {
+		return nil, unavailable(err)
+	}
+
+	v := s.current()
+	reg, ok := v.active[p.Toolset]
+	if !ok {
+		return nil, gen.MakeUnknownToolset(fmt.Errorf("no toolset %q is registered: list the registry's toolsets", p.Toolset))
+	}
+	spec, ok := reg.specs[p.Tool]
+	if !ok {
+		return nil, gen.MakeUnknownTool(fmt.Errorf("toolset %q has no tool %q; its tools: %s", p.Toolset, p.Tool, strings.Join(reg.reg.Tools, ", ")))
+	}
+	if p.Token != reg.reg.Token {
+		return nil, admissionConflict(p.Toolset, reg.reg.Revision)
+	}
+	canonical, err := tools.CanonicalPayload(spec, raw, tools.PayloadLimits{MaxBytes: int(s.cfg.MaxBodyBytes)})
+	if err != nil {
+		return nil, gen.MakeValidationError(err)
+	}
+	if err := spec.Payload.Validate(canonical); err != nil {
+		return nil, gen.MakeValidationError(err)
+	}
+	if s.router.queueFull(p.Token, s.cfg.MaxQueue) {
+		return nil, gen.MakeOverloaded(fmt.Errorf("toolset %q has %d calls waiting for a provider: retry with the same call id and token", p.Toolset, s.cfg.MaxQueue))
+	}
+
+	now := time.Now()
+	call := store.Call{
+		ID: p.CallID, Toolset: p.Toolset, Tool: p.Tool, Token: p.Token, Payload: canonical, Digest: digest,
+		State: store.CallAccepted, AcceptedAt: now, Deadline: now.Add(time.Duration(p.TimeoutMs) * time.Millisecond),
+	}
+	if p.RunID != nil {
+		call.RunID = *p.RunID
+	}
+	leaseID, reserved := s.router.reserve(p.Token, p.CallID)
+	rec, created, err := s.store.AcceptCall(ctx, call, leaseID)
+	if err != nil || !created || rec.State != store.CallPublished || rec.LeaseID != leaseID {
+		if reserved {
+			s.router.unreserve(leaseID, p.CallID)
+		}
+	}
+	switch {
+	case errors.Is(err, store.ErrCallIDConflict):
+		return nil, gen.MakeCallIDConflict(fmt.Errorf("call id %q was used by another call: use a new call id for a new call", p.CallID))
+	case errors.Is(err, store.ErrAdmissionConflict):
+		return nil, admissionConflict(p.Toolset, "")
+	case errors.Is(err, store.ErrUnknownToolset):
+		return nil, gen.MakeUnknownToolset(fmt.Errorf("toolset %q was removed: list the registry's toolsets", p.Toolset))
+	case err != nil:
+		return nil, unavailable(err)
+	case !created:
+		return s.await(ctx, rec)
+	}
+	s.waiters.track(rec)
+	if rec.State == store.CallPublished {
+		s.deliver(ctx, rec)
+	} else {
+		s.router.enqueue(rec.Token, queued{id: rec.ID, deadline: rec.Deadline}, int(^uint(0)>>1))
+		s.wake()
+	}
+	return s.await(ctx, rec)
+}
+
+// await waits for a call's outcome until its deadline. An accepted call
+// still waiting then settles as call_not_admitted; a published one stays
+// published (its provider may still post) and the caller reads
+// outcome_unknown.
+func (s *Service) await(ctx context.Context, c store.Call) (*gen.CallOutcome, error) {
+	if c.State == store.CallSettled {
+		return outcome(c)
+	}
+	wt := s.waiters.track(c)
+	// The call may have settled before it was tracked.
+	if fresh, err := s.store.GetCall(ctx, c.ID); err == nil && fresh.State == store.CallSettled {
+		s.waiters.notify(fresh)
+		return outcome(fresh)
+	}
+	timer := time.NewTimer(time.Until(c.Deadline))
+	defer timer.Stop()
+	select {
+	case <-wt.done:
+		return outcome(wt.call)
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case <-s.closing:
+		return nil, gen.MakeUnavailable(errors.New("the registry is shutting down: retry with the same call id"))
+	case <-timer.C:
+	}
+	if fresh, err := s.store.GetCall(ctx, c.ID); err == nil && fresh.State == store.CallAccepted {
+		s.notAdmitted(ctx, c.ID, "no healthy provider took the call before its deadline")
+	}
+	fresh, err := s.store.GetCall(ctx, c.ID)
+	if err != nil {
+		return nil, unavailable(err)
+	}
+	if fresh.State == store.CallSettled {
+		return outcome(fresh)
+	}
+	return nil, gen.MakeOutcomeUnknown(fmt.Errorf("call %q was handed to a provider that has not posted its outcome by the deadline; it may or may not have run, and it is never re-run elsewhere: retry with the same call id to read the outcome once posted", c.ID))
+}
+
+// outcome renders a settled call for its consumer.
+func outcome(c store.Call) (*gen.CallOutcome, error) {
+	switch c.Outcome {
+	case store.OutcomeOK:
+		return &gen.CallOutcome{CallID: c.ID, Outcome: "ok", Result: rawJSON(c.Result)}, nil
+	case store.OutcomeToolError:
+		msg := c.Error
+		return &gen.CallOutcome{CallID: c.ID, Outcome: "tool_error", Error: &msg}, nil
+	case store.OutcomeCallNotAdmitted:
+		return nil, gen.MakeCallNotAdmitted(fmt.Errorf("call %q did not run: %s", c.ID, c.Error))
+	default:
+		return nil, gen.MakeOutcomeUnknown(fmt.Errorf("call %q may or may not have run (%s); it is never re-run elsewhere", c.ID, c.Error))
+	}
+}
+
+// PostResult records a call's outcome from the provider it was handed to.
+func (s *Service) PostResult(ctx context.Context, p *gen.PostResultPayload) (*gen.CallRecord, error) {
+	lease, err := s.ownLease(ctx, p.LeaseID)
+	if err != nil {
+		var se interface{ GoaErrorName() string }
+		if !errors.As(err, &se) || se.GoaErrorName() != "lease_expired" {
+			return nil, err
+		}
+		// A provider whose lease ended may still post: the store decides
+		// whether the call is its own.
+		lease.ID = p.LeaseID
+	}
+	set := store.Settlement{CallID: p.CallID, LeaseID: lease.ID, Outcome: store.OutcomeOK}
+	switch {
+	case p.Error != nil && p.Result != nil:
+		return nil, gen.MakeBadRequest(errors.New("post either result or error, not both"))
+	case p.Error != nil:
+		set.Outcome, set.Error = store.OutcomeToolError, *p.Error
+	default:
+		raw, err := json.Marshal(p.Result)
+		if err != nil {
+			return nil, gen.MakeBadRequest(fmt.Errorf("result: %w", err))
+		}
+		set.Result = raw
+	}
+	c, err := s.store.SettleCall(ctx, set)
+	switch {
+	case errors.Is(err, store.ErrUnknownCall):
+		return nil, gen.MakeNotFound(fmt.Errorf("no call %q", p.CallID))
+	case errors.Is(err, store.ErrWrongLease):
+		return nil, gen.MakeWrongLease(fmt.Errorf("call %q was not handed to lease %q", p.CallID, p.LeaseID))
+	case err != nil:
+		return nil, unavailable(err)
+	}
+	s.settled(c)
+	return record(c), nil
+}
+
+// GetCall reads a call's record.
+func (s *Service) GetCall(ctx context.Context, p *gen.GetCallPayload) (*gen.CallRecord, error) {
+	if err := mayConsume(ctx); err != nil {
+		return nil, err
+	}
+	c, err := s.store.GetCall(ctx, p.CallID)
+	switch {
+	case errors.Is(err, store.ErrUnknownCall):
+		return nil, gen.MakeNotFound(fmt.Errorf("no call %q (records are kept %s after they settle)", p.CallID, s.cfg.Retention))
+	case err != nil:
+		return nil, unavailable(err)
+	}
+	return record(c), nil
+}
+
+func record(c store.Call) *gen.CallRecord {
+	r := &gen.CallRecord{CallID: c.ID, Toolset: c.Toolset, Tool: c.Tool, Token: c.Token, State: string(c.State)}
+	opt := func(s string) *string {
+		if s == "" {
+			return nil
+		}
+		return &s
+	}
+	r.RunID, r.LeaseID, r.Outcome, r.Error = opt(c.RunID), opt(c.LeaseID), opt(string(c.Outcome)), opt(c.Error)
+	if len(c.Result) > 0 {
+		r.Result = rawJSON(c.Result)
+	}
+	return r
+}
+
+func admissionConflict(toolset, revision string) error {
+	msg := fmt.Sprintf("the registration of toolset %q that the token names was replaced", toolset)
+	if revision != "" {
+		msg += fmt.Sprintf(" (revision %s is active now)", revision)
+	}
+	return gen.MakeAdmissionConflict(errors.New(msg + ": resolve the toolset again and call with its token"))
+}
+
+func unavailable(err error) error {
+	return gen.MakeUnavailable(fmt.Errorf("the registry's store failed: %w; retry with the same call id", err))
+}
+
+// requestDigest identifies a call's payload for idempotency: the SHA-256
+// of its compact JSON with sorted keys and numbers as written (the decoder
+// keeps numbers as text).
+func requestDigest(raw []byte) string {
+	sum := sha256.Sum256(raw)
+	return "sha256:" + hex.EncodeToString(sum[:])
+}
+
+// rawJSON passes JSON through a Goa "Any" attribute unchanged.
+func rawJSON(b []byte) any {
+	if len(b) == 0 {
+		return nil
+	}
+	return json.RawMessage(b)
+}

@@ -1,0 +1,85 @@
+package server
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/quiver-go/quiver/registry/store"
+)
+
+// Config configures a registry server. Zero fields take the defaults below.
+type Config struct {
+	// Store keeps the registry's state; required.
+	Store store.Store
+	// Keys maps API keys to roles; nil lets every request through as admin
+	// (for a registry on a loopback address only: the command refuses
+	// anything else).
+	Keys *Keys
+	// Logger receives one line per provider event; slog.Default() when nil.
+	Logger *slog.Logger
+	// MaxBodyBytes bounds a request body (413 above it). Default 4 MiB.
+	MaxBodyBytes int64
+	// LeaseTTL is how long a lease lasts without renewal. Default 15s.
+	LeaseTTL time.Duration
+	// Retention is how long settled call records are kept, so that a retry
+	// returns the recorded outcome. Default 24h.
+	Retention time.Duration
+	// MaxQueue bounds the calls waiting for a provider per toolset;
+	// further calls are refused as overloaded. Default 10000.
+	MaxQueue int
+	// PublishedGrace is how long after its deadline a published call with
+	// no outcome waits for its provider before it settles as
+	// outcome_unknown. Default 1m.
+	PublishedGrace time.Duration
+	// PingInterval is how often an idle provider stream carries a ping
+	// frame. Default 15s.
+	PingInterval time.Duration
+}
+
+// Defaults.
+const (
+	DefaultMaxBodyBytes   = 4 << 20
+	DefaultLeaseTTL       = 15 * time.Second
+	DefaultRetention      = 24 * time.Hour
+	DefaultMaxQueue       = 10000
+	DefaultPublishedGrace = time.Minute
+	DefaultPingInterval   = 15 * time.Second
+)
+
+func (c Config) withDefaults() (Config, error) {
+	if c.Store == nil {
+		return c, errors.New("registry: config has no store")
+	}
+	if c.Logger == nil {
+		c.Logger = slog.Default()
+	}
+	set := func(d *time.Duration, def time.Duration, name string) error {
+		switch {
+		case *d == 0:
+			*d = def
+		case *d < 0:
+			return fmt.Errorf("registry: %s is negative (%s)", name, *d)
+		}
+		return nil
+	}
+	if err := errors.Join(
+		set(&c.LeaseTTL, DefaultLeaseTTL, "LeaseTTL"),
+		set(&c.Retention, DefaultRetention, "Retention"),
+		set(&c.PublishedGrace, DefaultPublishedGrace, "PublishedGrace"),
+		set(&c.PingInterval, DefaultPingInterval, "PingInterval"),
+	); err != nil {
+		return c, err
+	}
+	if c.MaxBodyBytes == 0 {
+		c.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	if c.MaxQueue == 0 {
+		c.MaxQueue = DefaultMaxQueue
+	}
+	if c.MaxBodyBytes < 0 || c.MaxQueue < 0 {
+		return c, errors.New("registry: MaxBodyBytes and MaxQueue must be positive")
+	}
+	return c, nil
+}

@@ -1,0 +1,19 @@
+// Package server is the tool registry service: it implements the
+// Goa-generated API (registry/gen) on a store.Store — registrations and
+// leases, the catalog with its revision and change feed, catalog search with
+// the discovery core, and CallResolvedTool, which validates a call, checks
+// its registration token before publication, routes it to one healthy
+// provider's stream and waits for its outcome. Authentication maps API keys
+// to roles (Keys). docs/registry.md has the call-state table this package
+// implements.
+//
+// Invariants:
+//   - A call is published (durably, in the store) before its frame is
+//     written to a provider's stream, and never published twice: a
+//     published call whose provider ends settles as outcome_unknown; one
+//     whose frame was never written goes back to accepted.
+//   - A token names one registration: Token(toolset, fingerprint,
+//     revision) under TokenProtocol.
+//   - Every request but the probes is authenticated when keys are
+//     configured.
+package server

@@ -1,0 +1,190 @@
+package server
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path"
+	"strings"
+)
+
+// Role is what an API key may do.
+type Role string
+
+// The roles.
+const (
+	// RoleProvider publishes and serves toolsets whose names match its
+	// globs.
+	RoleProvider Role = "provider"
+	// RoleConsumer reads the catalog and calls tools.
+	RoleConsumer Role = "consumer"
+	// RoleAdmin may do everything.
+	RoleAdmin Role = "admin"
+)
+
+// Key is one entry of a keys file.
+type Key struct {
+	// Name identifies the key in logs; never the key itself.
+	Name string `json:"name"`
+	// Key is the secret, or empty when SHA256 gives its digest.
+	Key string `json:"key,omitempty"`
+	// SHA256 is the hex SHA-256 of the secret, for files that must not
+	// hold it.
+	SHA256 string `json:"sha256,omitempty"`
+	// Role is provider, consumer or admin.
+	Role Role `json:"role"`
+	// Toolsets are the globs (path.Match syntax: "records", "records.*")
+	// of the toolset names a provider may publish and serve.
+	Toolsets []string `json:"toolsets,omitempty"`
+}
+
+// Keys maps API keys to roles. The zero Keys (no file) lets every request
+// through as admin: Config refuses it on a non-loopback address.
+type Keys struct {
+	entries []keyEntry
+}
+
+type keyEntry struct {
+	digest [32]byte
+	key    Key
+}
+
+// Principal is an authenticated caller.
+type Principal struct {
+	// Name is the key's name ("" with no keys configured).
+	Name string
+	Role Role
+	// Toolsets are a provider's globs.
+	Toolsets []string
+}
+
+// MayPublish reports whether p may publish or serve the toolset named name.
+func (p Principal) MayPublish(name string) bool {
+	switch p.Role {
+	case RoleAdmin:
+		return true
+	case RoleProvider:
+		for _, g := range p.Toolsets {
+			if ok, _ := path.Match(g, name); ok {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// MayConsume reports whether p may read the catalog and call tools.
+func (p Principal) MayConsume() bool { return p.Role == RoleConsumer || p.Role == RoleAdmin }
+
+// Configured reports whether any key is configured.
+func (k *Keys) Configured() bool { return k != nil && len(k.entries) > 0 }
+
+// Lookup finds the key's principal, in time independent of which key
+// matches.
+func (k *Keys) Lookup(secret string) (Principal, bool) {
+	if !k.Configured() {
+		return Principal{Role: RoleAdmin}, true
+	}
+	d := sha256.Sum256([]byte(secret))
+	var found *Key
+	for i := range k.entries {
+		if subtle.ConstantTimeCompare(d[:], k.entries[i].digest[:]) == 1 {
+			found = &k.entries[i].key
+		}
+	}
+	if found == nil || secret == "" {
+		return Principal{}, false
+	}
+	return Principal{Name: found.Name, Role: found.Role, Toolsets: found.Toolsets}, true
+}
+
+// ReadKeysFile reads a keys file: {"keys": [{"name", "key" | "sha256",
+// "role", "toolsets"}]}. Every problem is reported, with the entry it is in.
+func ReadKeysFile(file string) (*Keys, error) {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil, fmt.Errorf("registry: keys file: %w", err)
+	}
+	k, err := ParseKeys(data)
+	if err != nil {
+		return nil, fmt.Errorf("registry: keys file %s: %w", file, err)
+	}
+	return k, nil
+}
+
+// ParseKeys parses the content of a keys file.
+func ParseKeys(data []byte) (*Keys, error) {
+	var doc struct {
+		Keys []Key `json:"keys"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&doc); err != nil {
+		return nil, fmt.Errorf("not a keys document ({\"keys\": [...]}): %w", err)
+	}
+	if len(doc.Keys) == 0 {
+		return nil, errors.New(`no keys: list at least one {"name", "key", "role"}`)
+	}
+	var errs []error
+	k := &Keys{}
+	names := map[string]bool{}
+	digests := map[[32]byte]bool{}
+	for i, e := range doc.Keys {
+		at := fmt.Sprintf("key %d (%q)", i, e.Name)
+		var d [32]byte
+		switch {
+		case e.Name == "":
+			errs = append(errs, fmt.Errorf("key %d: name is empty", i))
+		case names[e.Name]:
+			errs = append(errs, fmt.Errorf("%s: the name is used twice", at))
+		}
+		names[e.Name] = true
+		switch {
+		case (e.Key == "") == (e.SHA256 == ""):
+			errs = append(errs, fmt.Errorf("%s: give exactly one of key and sha256", at))
+		case e.Key != "":
+			if len(e.Key) < 16 || strings.TrimSpace(e.Key) != e.Key || strings.ContainsAny(e.Key, " \t") {
+				errs = append(errs, fmt.Errorf("%s: a key needs at least 16 characters and no spaces", at))
+			}
+			d = sha256.Sum256([]byte(e.Key))
+		default:
+			raw, err := hex.DecodeString(e.SHA256)
+			if err != nil || len(raw) != 32 {
+				errs = append(errs, fmt.Errorf("%s: sha256 must be 64 hex digits", at))
+			}
+			copy(d[:], raw)
+		}
+		if digests[d] {
+			errs = append(errs, fmt.Errorf("%s: the same secret is listed twice", at))
+		}
+		digests[d] = true
+		switch e.Role {
+		case RoleProvider:
+			if len(e.Toolsets) == 0 {
+				errs = append(errs, fmt.Errorf("%s: a provider key lists the toolset globs it may publish (\"toolsets\")", at))
+			}
+			for _, g := range e.Toolsets {
+				if _, err := path.Match(g, ""); err != nil || g == "" {
+					errs = append(errs, fmt.Errorf("%s: toolset glob %q is malformed", at, g))
+				}
+			}
+		case RoleConsumer, RoleAdmin:
+			if len(e.Toolsets) > 0 {
+				errs = append(errs, fmt.Errorf("%s: only provider keys list toolsets", at))
+			}
+		default:
+			errs = append(errs, fmt.Errorf("%s: role %q is not provider, consumer or admin", at, e.Role))
+		}
+		e.Key = ""
+		k.entries = append(k.entries, keyEntry{digest: d, key: e})
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	return k, nil
+}
