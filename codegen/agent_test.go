@@ -99,6 +99,7 @@ var agentFiles = []string{
 	"gen/toolsets/notes/types.go",
 	"gen/toolsets/notes/specs.go",
 	"gen/toolsets/notes/tool_schemas.json",
+	"gen/registries/corp/client.go",
 	"gen/agents/assistant/chat/agent.go",
 	"gen/agents/assistant/chat/client.go",
 	"gen/agents/assistant/auditor/agent.go",

@@ -30,6 +30,7 @@ import (
 	"github.com/quiver-go/quiver/tools"
 	"github.com/quiver-go/quiver/tools/contract"
 
+	"example.com/app/gen/registries/corp"
 	"example.com/app/gen/toolsets/records"
 )
 
@@ -112,6 +113,10 @@ func main() {
 	out, err := records.ListTablesTool().Result.ToJSON(&records.ListTablesResult{Tables: []*records.Table{{Name: "t"}}})
 	if err != nil {
 		fail("encode result: %v", err)
+	}
+	client, err := corp.NewClient("corp-secret")
+	if err != nil || client.BaseURL.String() != corp.URL || corp.Credential != "corp_key" || corp.APIVersion != "v1" {
+		fail("corp.NewClient = %v, %v (credential %q)", client, err, corp.Credential)
 	}
 	fmt.Printf("ok %s\n", out)
 }

@@ -75,7 +75,11 @@ func recordsDesign() {
 			Meta("ui:hidden", "true")
 		})
 	})
-	corp := Registry("corp", func() { URL("https://registry.example.com") })
+	corpKey := APIKeySecurity("corp_key")
+	corp := Registry("corp", func() {
+		URL("https://registry.example.com")
+		Security(corpKey)
+	})
 	Toolset(FromRegistry(corp, "data-tools"))
 }
 

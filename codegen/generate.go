@@ -75,6 +75,11 @@ func Generate(genpkg string, roots []eval.Root, files []*goacodegen.File) ([]*go
 			files = append(files, adapters)
 		}
 	}
+	registries, err := registryFiles(root, pkgs.dirs)
+	if err != nil {
+		return nil, err
+	}
+	files = append(files, registries...)
 	agents, err := buildAgents(root, pkgs)
 	if err != nil {
 		return nil, err

@@ -214,9 +214,6 @@ func (p *pendingCodegen) Finalize() {
 			r.AddWarning("code generation for MCP servers is not implemented yet; nothing is generated for MCP server %q of service %q", m.Name, m.Service.Name)
 		}
 	}
-	for _, reg := range r.Registries {
-		r.AddWarning("code generation for registries is not implemented yet; nothing is generated for registry %q", reg.Name)
-	}
 	for _, ts := range r.Toolsets {
 		switch ts.Kind() {
 		case ProviderMCP, ProviderExternalMCP:

@@ -184,7 +184,34 @@ func (r *RegistryExpr) Validate() error {
 			}
 		}
 	}
+	if _, err := r.Credential(); err != nil {
+		verr.Add(at, "Security: %s", err)
+	}
 	return result(verr)
+}
+
+// Credential returns the security scheme whose credential the registry's
+// client sends, or nil when the registry requires none. The registry API
+// authenticates a request with one bearer credential, so a registry
+// requires one scheme at most, an API key, a JWT or an OAuth2 token.
+func (r *RegistryExpr) Credential() (*goaexpr.SchemeExpr, error) {
+	var schemes []*goaexpr.SchemeExpr
+	for _, req := range r.Security {
+		schemes = append(schemes, req.Schemes...)
+	}
+	switch len(schemes) {
+	case 0:
+		return nil, nil
+	case 1:
+	default:
+		return nil, fmt.Errorf("registry %q requires %d security schemes; its client sends one credential: require one", r.Name, len(schemes))
+	}
+	s := schemes[0]
+	switch s.Kind {
+	case goaexpr.APIKeyKind, goaexpr.JWTKind, goaexpr.OAuth2Kind:
+		return s, nil
+	}
+	return nil, fmt.Errorf("registry %q requires scheme %q, a %s: a registry client sends a bearer credential (an API key, a JWT or an OAuth2 token)", r.Name, s.SchemeName, s.Kind)
 }
 
 // Finalize defaults the API version.
