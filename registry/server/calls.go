@@ -158,8 +158,16 @@ func (s *Service) PostResult(ctx context.Context, p *gen.PostResultPayload) (*ge
 		if !errors.As(err, &se) || se.GoaErrorName() != "lease_expired" {
 			return nil, err
 		}
-		// A provider whose lease ended may still post: the store decides
-		// whether the call is its own.
+		// A provider whose lease ended may still post (the store decides
+		// whether the call is its own), if its key may serve the call's
+		// toolset.
+		c, gerr := s.store.GetCall(ctx, p.CallID)
+		if gerr != nil {
+			return nil, gen.MakeNotFound(fmt.Errorf("no call %q", p.CallID))
+		}
+		if err := mayPublish(ctx, c.Toolset); err != nil {
+			return nil, err
+		}
 		lease.ID = p.LeaseID
 	}
 	set := store.Settlement{CallID: p.CallID, LeaseID: lease.ID, Outcome: store.OutcomeOK}

@@ -100,6 +100,9 @@ func (s *Service) ResolveToolset(ctx context.Context, p *gen.ResolveToolsetPaylo
 	if err := mayConsume(ctx); err != nil {
 		return nil, err
 	}
+	if p.AtRevision != nil && *p.AtRevision < 0 {
+		return nil, gen.MakeBadRequest(fmt.Errorf("at_revision is negative (%d): send the catalog revision a listing returned", *p.AtRevision))
+	}
 	v := s.current()
 	c, ok := v.active[p.Name]
 	if !ok {

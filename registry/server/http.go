@@ -5,11 +5,13 @@ import (
 	_ "embed"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"sync"
 
 	goahttp "goa.design/goa/v3/http"
+	goa "goa.design/goa/v3/pkg"
 
 	genserver "github.com/quiver-go/quiver/registry/gen/http/registry/server"
 	gen "github.com/quiver-go/quiver/registry/gen/registry"
@@ -142,12 +144,29 @@ func (b *limitedBody) Read(p []byte) (int, error) {
 }
 
 // strictDecoder decodes request bodies keeping numbers as written and
-// refusing fields the API does not define.
+// refusing fields the API does not define and anything after the value.
 func strictDecoder(r *http.Request) goahttp.Decoder {
 	dec := json.NewDecoder(r.Body)
 	dec.UseNumber()
 	dec.DisallowUnknownFields()
-	return dec
+	return oneValue{dec}
+}
+
+// oneValue decodes a body that holds exactly one JSON value.
+type oneValue struct{ dec *json.Decoder }
+
+func (o oneValue) Decode(v any) error {
+	if err := o.dec.Decode(v); err != nil {
+		return err
+	}
+	var extra json.RawMessage
+	switch err := o.dec.Decode(&extra); {
+	case errors.Is(err, io.EOF):
+		return nil
+	case err != nil:
+		return fmt.Errorf("after the request's JSON value: %w", err)
+	}
+	return errors.New("the request body holds more than one JSON value")
 }
 
 // statusError is an error response with its own status.
@@ -159,12 +178,27 @@ type statusError struct {
 func (e statusError) StatusCode() int { return e.status }
 
 // formatError renders errors the design does not map: a body over the
-// limit is 413.
+// limit is 413 payload_too_large; Goa's decoding and validation errors
+// (decode_payload, missing_field, invalid_range…) are 400 bad_request with
+// Goa's message, which names the field — one name for every malformed
+// request, as docs/registry.md lists.
 func formatError(ctx context.Context, err error) goahttp.Statuser {
 	if st, ok := ctx.Value(bodyStateKey{}).(*bodyState); ok && st.tooLarge {
 		return statusError{goahttp.NewErrorResponse(ctx, gen.MakePayloadTooLarge(errors.New("the request body is over the registry's limit: send a smaller payload"))).(*goahttp.ErrorResponse), http.StatusRequestEntityTooLarge}
 	}
+	var se *goa.ServiceError
+	if errors.As(err, &se) && goaRequestErrors[se.Name] {
+		return statusError{goahttp.NewErrorResponse(ctx, gen.MakeBadRequest(errors.New(se.Message))).(*goahttp.ErrorResponse), http.StatusBadRequest}
+	}
 	return goahttp.NewErrorResponse(ctx, err)
+}
+
+// goaRequestErrors are the names Goa gives a request it cannot decode or
+// validate.
+var goaRequestErrors = map[string]bool{
+	goa.InvalidFieldType: true, goa.MissingField: true, goa.InvalidEnumValue: true, goa.InvalidFormat: true,
+	goa.InvalidPattern: true, goa.InvalidRange: true, goa.InvalidLength: true, goa.DecodePayload: true,
+	goa.MissingPayload: true,
 }
 
 func writeError(w http.ResponseWriter, status int, err error) {

@@ -8,9 +8,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path"
 	"strings"
+	"unicode"
 )
 
 // Role is what an API key may do.
@@ -127,6 +129,9 @@ func ParseKeys(data []byte) (*Keys, error) {
 	if err := dec.Decode(&doc); err != nil {
 		return nil, fmt.Errorf("not a keys document ({\"keys\": [...]}): %w", err)
 	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return nil, errors.New("the keys document is followed by more data: keep one {\"keys\": [...]} document")
+	}
 	if len(doc.Keys) == 0 {
 		return nil, errors.New(`no keys: list at least one {"name", "key", "role"}`)
 	}
@@ -137,6 +142,7 @@ func ParseKeys(data []byte) (*Keys, error) {
 	for i, e := range doc.Keys {
 		at := fmt.Sprintf("key %d (%q)", i, e.Name)
 		var d [32]byte
+		secret := false // d holds a valid secret's digest
 		switch {
 		case e.Name == "":
 			errs = append(errs, fmt.Errorf("key %d: name is empty", i))
@@ -148,18 +154,21 @@ func ParseKeys(data []byte) (*Keys, error) {
 		case (e.Key == "") == (e.SHA256 == ""):
 			errs = append(errs, fmt.Errorf("%s: give exactly one of key and sha256", at))
 		case e.Key != "":
-			if len(e.Key) < 16 || strings.TrimSpace(e.Key) != e.Key || strings.ContainsAny(e.Key, " \t") {
-				errs = append(errs, fmt.Errorf("%s: a key needs at least 16 characters and no spaces", at))
+			if len(e.Key) < 16 || strings.ContainsFunc(e.Key, func(r rune) bool { return r <= ' ' || r == 0x7f || unicode.IsSpace(r) }) {
+				errs = append(errs, fmt.Errorf("%s: a key needs at least 16 characters and no spaces or control characters (a header must carry it)", at))
+				break
 			}
-			d = sha256.Sum256([]byte(e.Key))
+			d, secret = sha256.Sum256([]byte(e.Key)), true
 		default:
 			raw, err := hex.DecodeString(e.SHA256)
 			if err != nil || len(raw) != 32 {
 				errs = append(errs, fmt.Errorf("%s: sha256 must be 64 hex digits", at))
+				break
 			}
 			copy(d[:], raw)
+			secret = true
 		}
-		if digests[d] {
+		if secret && digests[d] {
 			errs = append(errs, fmt.Errorf("%s: the same secret is listed twice", at))
 		}
 		digests[d] = true

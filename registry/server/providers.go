@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	gen "github.com/quiver-go/quiver/registry/gen/registry"
@@ -15,11 +16,20 @@ import (
 // Register registers a toolset's full ToolSchemas() and leases it to the
 // caller.
 func (s *Service) Register(ctx context.Context, p *gen.RegisterPayload) (*gen.Registration, error) {
+	if pr := principal(ctx); pr.Role != RoleProvider && pr.Role != RoleAdmin {
+		return nil, gen.MakeForbidden(fmt.Errorf("key %q has role %q: publishing toolsets needs a provider or admin key", pr.Name, pr.Role))
+	}
 	if p.Kind == "schema_only" {
 		return nil, gen.MakeUnsupportedContract(errors.New("schema-only registrations are refused: publish the full ToolSchemas() (generated Toolset(), or a contract.ToolsetDeclaration with search terms, field metadata, labels, confirmation, pagination and server data) with kind tool_schemas"))
 	}
 	if p.Execution != "service" {
 		return nil, gen.MakeUnsupportedContract(fmt.Errorf("execution %q is refused: agent-as-tool and planner control tools stay compiled into their consumers; the registry routes service tools only", p.Execution))
+	}
+	if strings.TrimSpace(p.Revision) == "" || len(p.Revision) > 256 {
+		return nil, gen.MakeBadRequest(errors.New("revision is empty or over 256 bytes: send the revision your deployment issued (a build id, a version)"))
+	}
+	if !strings.HasPrefix(p.Fingerprint, contract.FingerprintPrefix) {
+		return nil, gen.MakeBadRequest(fmt.Errorf("fingerprint %q is not a contract fingerprint (sha256:<hex>): send contract.Fingerprint of the declaration", p.Fingerprint))
 	}
 	raw, err := marshalAny(p.Toolset)
 	if err != nil {

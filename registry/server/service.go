@@ -92,6 +92,9 @@ func (s *Service) recover(ctx context.Context) error {
 		return fmt.Errorf("registry: read unsettled calls at start: %w", err)
 	}
 	for _, c := range calls {
+		// Tracked, so that a published call whose provider never posts
+		// settles after its deadline and grace.
+		s.waiters.track(c)
 		switch c.State {
 		case store.CallAccepted:
 			s.router.enqueue(c.Token, queued{id: c.ID, deadline: c.Deadline}, int(^uint(0)>>1))
@@ -145,8 +148,11 @@ func (s *Service) refresh(ctx context.Context) error {
 		return err
 	}
 	s.view.Store(v)
+	// A lease that ended closes its stream: its provider reconnects, reads
+	// lease_expired and registers again. (A drain frame would tell it its
+	// revision was replaced.)
 	for _, c := range s.router.sync(v) {
-		c.askDrain()
+		c.close()
 	}
 	if prev == nil || prev.revision != v.revision {
 		s.changedMu.Lock()
