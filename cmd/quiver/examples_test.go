@@ -1,6 +1,7 @@
 package main
 
 import (
+	"net"
 	"strings"
 	"testing"
 
@@ -55,12 +56,22 @@ func shellWords(t *testing.T, line string) []string {
 	return words
 }
 
+// servingCommands run until they are stopped: their examples run until
+// they serve, then stop as on SIGINT.
+var servingCommands = map[string]bool{"quiver registry serve": true}
+
 // TestHelpExamplesRun runs every line of every command's Example, as
 // written, from an empty directory: an example must work for a new user
 // who copies it, so it may name no file and only tools of the embedded
-// catalog. Every command that does something has examples.
+// catalog. Every command that does something has examples. The registry's
+// client commands talk to a registry serving the embedded workspace
+// catalog ($QUIVER_REGISTRY_URL); quiver registry serve keeps its data
+// under a temporary $XDG_DATA_HOME.
 func TestHelpExamplesRun(t *testing.T) {
 	t.Chdir(t.TempDir())
+	t.Setenv("XDG_DATA_HOME", t.TempDir())
+	t.Setenv(envRegistryURL, startRegistry(t).URL)
+	t.Setenv(envRegistryKey, "")
 	ran := 0
 	for _, cmd := range commands(newRootCommand()) {
 		if cmd.Example == "" {
@@ -80,7 +91,12 @@ func TestHelpExamplesRun(t *testing.T) {
 				continue
 			}
 			t.Run(line, func(t *testing.T) {
-				r := quiver(t, words[1:]...)
+				var r result
+				if servingCommands[cmd.CommandPath()] {
+					r = serveExample(t, words[1:])
+				} else {
+					r = quiver(t, words[1:]...)
+				}
 				if r.code != exitOK || r.stderr != "" || r.stdout == "" {
 					t.Errorf("exit %d, stdout %d bytes, stderr:\n%s", r.code, len(r.stdout), r.stderr)
 				}
@@ -91,6 +107,25 @@ func TestHelpExamplesRun(t *testing.T) {
 	if ran < 10 {
 		t.Errorf("ran %d examples; the commands' Example fields hold more", ran)
 	}
+}
+
+// serveExample runs a serving command's example until it serves, then
+// stops it. An example whose address is taken on this machine (a registry
+// running on the default port) is skipped.
+func serveExample(t *testing.T, args []string) result {
+	t.Helper()
+	addr := defaultRegistryAddr
+	for i, a := range args {
+		if a == "--addr" && i+1 < len(args) {
+			addr = args[i+1]
+		}
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		t.Skipf("%s is taken on this machine: %v", addr, err)
+	}
+	ln.Close()
+	return startServing(t, args...).stop()
 }
 
 func TestShellWords(t *testing.T) {

@@ -95,6 +95,41 @@ func TestUsageErrors(t *testing.T) {
 		// Extra arguments to commands that take none.
 		{[]string{"search", "eval", "extra"}, `quiver: unknown command "extra" for "quiver search eval"`},
 		{[]string{"catalog", "tokens", "extra"}, `quiver: unknown command "extra" for "quiver catalog tokens"`},
+		{[]string{"registry", "serve", "extra"}, `quiver: unknown command "extra" for "quiver registry serve"`},
+		{[]string{"registry", "ls", "extra"}, `quiver: unknown command "extra" for "quiver registry ls"`},
+		{[]string{"bench", "registry", "extra"}, `quiver: unknown command "extra" for "quiver bench registry"`},
+		{[]string{"registry", "bogus"}, `quiver: unknown command "bogus" for "quiver registry"`},
+		{[]string{"bench", "bogus"}, `quiver: unknown command "bogus" for "quiver bench"`},
+		// The registry's commands.
+		{[]string{"registry", "serve", "--addr", "nonsense"}, `quiver: --addr "nonsense": want HOST:PORT`},
+		{[]string{"registry", "serve", "--addr", "0.0.0.0:7420"}, `quiver: --addr 0.0.0.0:7420 is not a loopback address and there is no --keys: pass --keys FILE`},
+		{[]string{"registry", "serve", "--max-body", "lots"}, `quiver: --max-body "lots": want a size such as 4MiB`},
+		{[]string{"registry", "serve", "--lease-ttl", "10ms"}, `quiver: --lease-ttl 10ms: want at least 1s`},
+		{[]string{"registry", "serve", "--lease-ttl", "soon"}, `quiver: --lease-ttl "soon": want a duration such as 30s or 2m` + "\n"},
+		{[]string{"registry", "serve", "--retention", "-1h"}, `quiver: --retention -1h0m0s: want a positive duration`},
+		{[]string{"registry", "serve", "--data", ""}, `quiver: --data "": name a folder`},
+		{[]string{"registry", "ls", "--registry", "127.0.0.1:7420"}, `quiver: --registry "127.0.0.1:7420": want http(s)://host:port, e.g. http://127.0.0.1:7420` + "\n"},
+		{[]string{"registry", "ls", "--registry", "ftp://127.0.0.1:7420"}, `quiver: --registry "ftp://127.0.0.1:7420": want http(s)://host[:port][/path]`},
+		{[]string{"registry", "ls", "--registry", "http://127.0.0.1:7420?x=1"}, `quiver: --registry "http://127.0.0.1:7420?x=1": want http(s)://host[:port][/path]`},
+		{[]string{"registry", "ls", "--key", "a b"}, `quiver: --key: an API key has no spaces`},
+		{[]string{"registry", "ls", "--tag"}, `quiver: flag needs an argument: --tag`},
+		{[]string{"registry", "search"}, `quiver: missing query: quiver registry search "<query>"`},
+		{[]string{"registry", "search", "x", "--limit", "101"}, `quiver: --limit 101: want 1 to 100`},
+		{[]string{"registry", "resolve"}, `quiver: missing toolset name: quiver registry resolve NAME`},
+		{[]string{"registry", "resolve", "a", "b"}, `quiver: one toolset at a time`},
+		{[]string{"registry", "resolve", "a", "--version", ""}, `quiver: --version "": name the version to pin`},
+		{[]string{"registry", "call"}, `quiver: missing tool: quiver registry call TOOLSET.TOOL --payload JSON`},
+		{[]string{"registry", "call", "a.b", "c.d"}, `quiver: one tool at a time`},
+		{[]string{"registry", "call", "echo", "--payload", "{}"}, `quiver: "echo" is not TOOLSET.TOOL: it has no dot`},
+		{[]string{"registry", "call", "a.b"}, `quiver: missing --payload`},
+		{[]string{"registry", "call", "a.b", "--payload", "{"}, `quiver: --payload: not JSON: unexpected end of JSON input`},
+		{[]string{"registry", "call", "a.b", "--payload", ""}, `quiver: --payload: not JSON: it is empty`},
+		{[]string{"registry", "call", "a.b", "--payload", "@"}, `quiver: --payload @: name a file after @`},
+		{[]string{"registry", "call", "a.b", "--payload", "{}", "--timeout", "11m"}, `quiver: --timeout 11m0s: want 1ms to 10m0s`},
+		{[]string{"registry", "call", "a.b", "--payload", "{}", "--call-id", ""}, `quiver: --call-id "": give an id`},
+		{[]string{"bench", "registry", "--calls", "0"}, `quiver: --calls 0: want at least 1`},
+		{[]string{"bench", "registry", "--concurrency", "0"}, `quiver: --concurrency 0: want at least 1`},
+		{[]string{"bench", "registry", "--data", ""}, `quiver: --data "": name a folder`},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
@@ -116,7 +151,7 @@ func TestUsageErrors(t *testing.T) {
 }
 
 func TestBareCommandsPrintHelp(t *testing.T) {
-	for _, args := range [][]string{nil, {"catalog"}} {
+	for _, args := range [][]string{nil, {"catalog"}, {"registry"}, {"bench"}} {
 		r := quiver(t, args...).mustSucceed(t)
 		if !strings.Contains(r.stdout, "Available Commands:") {
 			t.Errorf("quiver %v printed no help:\n%s", args, r.stdout)
@@ -154,8 +189,14 @@ func TestErrorsDoNotRepeatTheirPrefixes(t *testing.T) {
 		{"search", "eval", "--catalog", "testdata/bad_schema.json", "--queries", "testdata/tiny_queries.jsonl"},
 		{"catalog", "tokens", "--inline", "nope,zip"},
 		{"catalog", "tokens", "--catalog", "testdata/missing.json"},
+		{"registry", "call", "a.b", "--payload", "@testdata/missing.json"},
+		{"registry", "serve", "--addr", "127.0.0.1:0", "--keys", "testdata/missing.json"},
+		{"registry", "ls", "--registry", "http://" + freeAddr(t)},
 	} {
 		r := quiver(t, args...)
+		if r.code == exitOK {
+			t.Errorf("%v succeeded", args)
+		}
 		for line := range strings.Lines(r.stderr) {
 			parts := strings.Split(strings.TrimSuffix(line, "\n"), ": ")
 			for i := 1; i < len(parts); i++ {

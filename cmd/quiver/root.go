@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"io"
 	"strings"
@@ -11,11 +12,17 @@ import (
 // run executes the command line args, writing results to stdout and errors
 // to stderr, and returns the exit status (see exitOK).
 func run(args []string, stdout, stderr io.Writer) int {
+	return runContext(context.Background(), args, stdout, stderr)
+}
+
+// runContext is run under ctx: a command that serves (quiver registry
+// serve) stops gracefully when ctx ends, as it does on SIGINT or SIGTERM.
+func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	root := newRootCommand()
 	root.SetArgs(args)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	cmd, err := root.ExecuteC()
+	cmd, err := root.ExecuteContextC(ctx)
 	if err != nil {
 		printError(stderr, cmd, err)
 	}
@@ -29,7 +36,8 @@ func newRootCommand() *cobra.Command {
 		Short: "Quiver: tool search and tool surfaces for LLM agents",
 		Long: `Quiver is a toolkit for LLM agents that reach many tools. This command ranks
 a catalog's tools for a request, evaluates the rankers on labelled queries,
-and measures what advertising a catalog costs in tokens.
+measures what advertising a catalog costs in tokens, runs the tool registry
+and calls the tools registered in it, and benchmarks the registry.
 
 Without --catalog, commands use the embedded example catalog
 (internal/catalogs/workspace.json).
@@ -39,6 +47,7 @@ command or flag, a missing argument, a bad flag value).`,
 		Example: `  quiver search "export this table to csv"
   quiver search eval --compare
   quiver catalog tokens --inline-count 5
+  quiver registry ls
   quiver --version`,
 		Version:       version(),
 		Args:          noArgs,
@@ -49,7 +58,7 @@ command or flag, a missing argument, a bad flag value).`,
 	root.CompletionOptions.DisableDefaultCmd = true
 	root.SetVersionTemplate("quiver {{.Version}}\n")
 	root.SetFlagErrorFunc(flagError)
-	root.AddCommand(newSearchCommand(), newCatalogCommand())
+	root.AddCommand(newSearchCommand(), newCatalogCommand(), newRegistryCommand(), newBenchCommand())
 	root.SetHelpCommand(newHelpCommand())
 	return root
 }

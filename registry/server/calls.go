@@ -87,14 +87,15 @@ func (s *Service) CallResolvedTool(ctx context.Context, p *gen.CallResolvedToolP
 	case !created:
 		return s.await(ctx, rec)
 	}
-	s.waiters.track(rec)
+	// Tracked before anything can settle it, so await need not read again.
+	wt := s.waiters.track(rec)
 	if rec.State == store.CallPublished {
 		s.deliver(ctx, rec)
 	} else {
 		s.router.enqueue(rec.Token, queued{id: rec.ID, deadline: rec.Deadline}, int(^uint(0)>>1))
 		s.wake()
 	}
-	return s.await(ctx, rec)
+	return s.wait(ctx, rec, wt)
 }
 
 // await waits for a call's outcome until its deadline. An accepted call
@@ -111,6 +112,11 @@ func (s *Service) await(ctx context.Context, c store.Call) (*gen.CallOutcome, er
 		s.waiters.notify(fresh)
 		return outcome(fresh)
 	}
+	return s.wait(ctx, c, wt)
+}
+
+// wait waits for a tracked call's outcome until its deadline (see await).
+func (s *Service) wait(ctx context.Context, c store.Call, wt *waiter) (*gen.CallOutcome, error) {
 	timer := time.NewTimer(time.Until(c.Deadline))
 	defer timer.Stop()
 	select {

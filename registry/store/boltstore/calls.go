@@ -42,7 +42,7 @@ func (t *txn) accept(call store.Call, assignTo string) (store.Call, bool, error)
 	case ok:
 		return old, false, nil
 	}
-	active, ok, err := t.registration(bucketActive, call.Toolset)
+	active, ok, err := t.token(call.Toolset)
 	switch {
 	case err != nil:
 		return store.Call{}, false, err
@@ -91,7 +91,7 @@ func (s *Store) PublishCall(ctx context.Context, callID, leaseID string) (store.
 			out = c
 			return nil
 		}
-		active, ok, err := t.registration(bucketActive, c.Toolset)
+		active, ok, err := t.token(c.Toolset)
 		if err != nil {
 			return err
 		}

@@ -21,6 +21,10 @@ var (
 	bucketUnsettled = []byte("unsettled")
 	bucketSettled   = []byte("settled")
 	bucketPublished = []byte("published")
+	// bucketTokens holds each active registration's token and revision,
+	// so that admitting a call does not decode its registration (the
+	// declaration inside it is the size of the toolset's schemas).
+	bucketTokens = []byte("tokens")
 )
 
 // Keys of the meta bucket.
@@ -36,7 +40,7 @@ const format = "1"
 // existing one.
 func initLayout(tx *bbolt.Tx) error {
 	for _, name := range [][]byte{bucketMeta, bucketActive, bucketPending, bucketLeases,
-		bucketChanges, bucketCalls, bucketUnsettled, bucketSettled, bucketPublished} {
+		bucketChanges, bucketCalls, bucketUnsettled, bucketSettled, bucketPublished, bucketTokens} {
 		if _, err := tx.CreateBucketIfNotExists(name); err != nil {
 			return fmt.Errorf("bucket %s: %w", name, err)
 		}

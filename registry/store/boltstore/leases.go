@@ -139,7 +139,7 @@ func (t *txn) activateIfDrained(toolset string, fx *store.Effects) error {
 // become active, the calls still accepted with another token settle as
 // OutcomeCallNotAdmitted, and the catalog records the replacement.
 func (t *txn) replace(toolset string, next store.Registration, fx *store.Effects) error {
-	if err := t.putJSON(bucketActive, toolset, next); err != nil {
+	if err := t.putActive(next); err != nil {
 		return err
 	}
 	if err := t.del(bucketPending, []byte(toolset)); err != nil {

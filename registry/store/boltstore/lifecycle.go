@@ -95,7 +95,7 @@ func (t *txn) unregister(toolset string, fx *store.Effects) error {
 		return fmt.Errorf("boltstore: unregister %q: %w", toolset, store.ErrUnknownToolset)
 	}
 	// Registrations first: ending the leases then activates nothing.
-	for _, b := range [][]byte{bucketActive, bucketPending} {
+	for _, b := range [][]byte{bucketActive, bucketPending, bucketTokens} {
 		if err := t.del(b, []byte(toolset)); err != nil {
 			return err
 		}

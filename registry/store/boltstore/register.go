@@ -116,7 +116,7 @@ func (t *txn) register(in store.RegisterInput) (store.Registered, error) {
 	on := reg
 	switch step {
 	case create:
-		if err := t.putJSON(bucketActive, ts, reg); err != nil {
+		if err := t.putActive(reg); err != nil {
 			return store.Registered{}, err
 		}
 		fx.Activated = append(fx.Activated, reg)

@@ -1,0 +1,41 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestBenchRegistry(t *testing.T) {
+	r := quiver(t, "bench", "registry", "--calls", "200", "--concurrency", "8", "--json").mustSucceed(t)
+	wantKeys(t, []byte(r.stdout), "calls", "concurrency", "registry", "direct", "overhead_p50_ms", "latency_calls", "registry_one_at_a_time", "direct_one_at_a_time", "overhead_p50_one_at_a_time_ms", "lost", "duplicated", "store")
+	var out jsonBench
+	decodeJSON(t, r.stdout, &out)
+	if out.Calls != 200 || out.Concurrency != 8 || out.Lost != 0 || out.Duplicated != 0 ||
+		out.Registry.Failed != 0 || out.Direct.Failed != 0 || out.Registry.CallsPerSecond <= 0 || out.Direct.CallsPerSecond <= 0 ||
+		out.Registry.P50Ms <= 0 || out.Registry.P99Ms < out.Registry.P50Ms || out.Store.Bytes <= 0 || out.Store.Kept {
+		t.Errorf("figures:\n%s", r.stdout)
+	}
+	if _, err := os.Stat(filepath.Dir(out.Store.File)); !os.IsNotExist(err) {
+		t.Errorf("the temporary data folder %s is still there: %v", filepath.Dir(out.Store.File), err)
+	}
+
+	data := filepath.Join(t.TempDir(), "bench")
+	r = quiver(t, "bench", "registry", "--calls", "50", "--concurrency", "4", "--data", data).mustSucceed(t)
+	for _, want := range []string{
+		"calls    50 on each path, 4 concurrent consumers\n",
+		"store    embedded bbolt, " + filepath.Join(data, "registry.db") + " (kept): ",
+		"\nPATH                     CALLS/S  P50",
+		"\nregistry                 ", "\ndirect                   ",
+		"\nregistry, one at a time  ", "\ndirect, one at a time    ",
+		"ms under load", "ms one call at a time (5 calls)", "\nlost          0\nduplicated    0\n",
+	} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("table has no %q:\n%s", want, r.stdout)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(data, "registry.db")); err != nil {
+		t.Errorf("--data: the store is not kept: %v", err)
+	}
+}

@@ -1,0 +1,223 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/quiver-go/quiver/internal/boundedinput"
+	"github.com/quiver-go/quiver/registry/server"
+	"github.com/quiver-go/quiver/registry/store/boltstore"
+)
+
+// registryStoreFile is the store's file name in the data folder.
+const registryStoreFile = "registry.db"
+
+// Timeouts of quiver registry serve's HTTP server. There is no write
+// timeout: provider streams last as long as their lease.
+const (
+	readHeaderTimeout = 10 * time.Second
+	idleTimeout       = 2 * time.Minute
+	// shutdownTimeout bounds how long a stop waits for requests in flight.
+	shutdownTimeout = 10 * time.Second
+)
+
+// serveOptions are the flags of quiver registry serve.
+type serveOptions struct {
+	addr      string
+	data      dataFolder
+	keys      string
+	maxBody   string
+	leaseTTL  time.Duration
+	retention time.Duration
+}
+
+// newRegistryServeCommand returns quiver registry serve.
+func newRegistryServeCommand() *cobra.Command {
+	var opts serveOptions
+	cmd := &cobra.Command{
+		Use:   "serve [--addr HOST:PORT] [--data DIR] [--keys FILE] [--max-body SIZE] [--lease-ttl D] [--retention D]",
+		Short: "Run a tool registry on the embedded store",
+		Long: `Run a tool registry on --addr: the API under /v1, its OpenAPI document at
+/openapi.json and the probes /healthz and /readyz. Its state is kept in an
+embedded bbolt store, registry.db in the data folder --data DIR (created if
+missing); one registry at a time may use a data folder.
+
+--keys FILE holds the API keys: {"keys": [{"name": "ci", "key": "<secret>"
+(or "sha256": "<hex digest of the secret>"), "role": "provider", "consumer"
+or "admin", "toolsets": ["records.*"]}]}, a provider key listing the globs
+of the toolsets it may publish. Without --keys every request is served as
+admin, so the registry starts only on a loopback address (127.0.0.1, ::1,
+localhost).
+
+A banner on stdout says where it listens; then the registry logs one line
+per provider event on stderr. SIGINT (Ctrl-C) or SIGTERM stops it
+gracefully: calls still waiting are answered unavailable (a retry with the
+same call id gets their outcome from the next registry on this data
+folder), provider streams end, the store is closed.
+
+--max-body bounds a request body (413 above it), --lease-ttl is how long a
+provider's lease lasts without renewal, --retention how long settled call
+records are kept for retries to read.`,
+		Example: `  quiver registry serve
+  quiver registry serve --addr 127.0.0.1:7421 --data registry-data --lease-ttl 30s`,
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			maxBody, err := opts.check()
+			if err != nil {
+				return err
+			}
+			return runServe(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), opts, maxBody)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&opts.addr, "addr", defaultRegistryAddr, "`HOST:PORT` to listen on (port 0 picks a free one)")
+	opts.data.addFlag(cmd)
+	f.StringVar(&opts.keys, "keys", "", "API keys `FILE`; without it the registry serves everyone as admin, on loopback only")
+	f.StringVar(&opts.maxBody, "max-body", strings.ReplaceAll(boundedinput.FormatSize(server.DefaultMaxBodyBytes), " ", ""), "largest request body `SIZE`, e.g. 4MiB or 10MB")
+	f.DurationVar(&opts.leaseTTL, "lease-ttl", server.DefaultLeaseTTL, "how long a provider's lease lasts without renewal, at least 1s")
+	f.DurationVar(&opts.retention, "retention", server.DefaultRetention, "how long settled call records are kept")
+	return cmd
+}
+
+// check validates the flags and returns --max-body in bytes.
+func (o *serveOptions) check() (int64, error) {
+	host, _, err := net.SplitHostPort(o.addr)
+	if err != nil {
+		return 0, usagef("--addr %q: want HOST:PORT, e.g. %s", o.addr, defaultRegistryAddr)
+	}
+	if o.keys == "" && !loopbackHost(host) {
+		return 0, usagef("--addr %s is not a loopback address and there is no --keys: pass --keys FILE, so that only holders of its keys reach the registry, or listen on loopback (--addr %s)", o.addr, defaultRegistryAddr)
+	}
+	maxBody, err := boundedinput.ParseSize(o.maxBody)
+	if err != nil {
+		return 0, usagef("--max-body %q: want a size such as 4MiB, 512KiB or 10MB", o.maxBody)
+	}
+	if o.leaseTTL < time.Second {
+		return 0, usagef("--lease-ttl %s: want at least 1s", o.leaseTTL)
+	}
+	if o.retention <= 0 {
+		return 0, usagef("--retention %s: want a positive duration", o.retention)
+	}
+	return maxBody, nil
+}
+
+// loopbackHost reports whether host names the loopback interface:
+// localhost or a loopback IP. An empty host (all interfaces) does not.
+func loopbackHost(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// runServe runs the registry until ctx ends or a signal stops it.
+func runServe(ctx context.Context, stdout, stderr io.Writer, opts serveOptions, maxBody int64) (err error) {
+	serverGC()
+	var keys *server.Keys
+	if opts.keys != "" {
+		if keys, err = server.ReadKeysFile(opts.keys); err != nil {
+			return err
+		}
+	}
+	dir, _, err := opts.data.open()
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", opts.addr)
+	if err != nil {
+		if errors.Is(err, syscall.EADDRINUSE) {
+			return fmt.Errorf("listen on %s: the address is in use (is a registry running there already?): stop what listens there, or pass --addr with another port", opts.addr)
+		}
+		return fmt.Errorf("listen on %s: %w", opts.addr, unwrapOpError(err))
+	}
+	defer ln.Close()
+	if tcp, ok := ln.Addr().(*net.TCPAddr); keys == nil && (!ok || !tcp.IP.IsLoopback()) {
+		return fmt.Errorf("--addr %s listens on %s, not on loopback, and there is no --keys: pass --keys FILE", opts.addr, ln.Addr())
+	}
+
+	file := filepath.Join(dir, registryStoreFile)
+	st, err := boltstore.Open(file)
+	if errors.Is(err, boltstore.ErrInUse) {
+		return fmt.Errorf("data folder %s is in use by another registry (%s is locked): stop that registry, or pass --data with another folder", dir, file)
+	}
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if cerr := st.Close(); cerr != nil && err == nil {
+			err = cerr
+		}
+	}()
+	log := slog.New(slog.NewTextHandler(stderr, nil))
+	svc, err := server.New(ctx, server.Config{
+		Store: st, Keys: keys, Logger: log,
+		MaxBodyBytes: maxBody, LeaseTTL: opts.leaseTTL, Retention: opts.retention,
+	})
+	if err != nil {
+		return err
+	}
+	defer svc.Close()
+	hs := &http.Server{
+		Handler:           svc.Handler(),
+		ReadHeaderTimeout: readHeaderTimeout,
+		IdleTimeout:       idleTimeout,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+
+	url := "http://" + ln.Addr().String()
+	access := "open (loopback only, no --keys)"
+	if keys != nil {
+		access = opts.keys
+	}
+	fmt.Fprintf(stdout, "registry  %s\n", url)
+	fmt.Fprintf(stdout, "openapi   %s/openapi.json\n", url)
+	fmt.Fprintf(stdout, "store     embedded bbolt, %s\n", file)
+	fmt.Fprintf(stdout, "data      %s\n", dir)
+	fmt.Fprintf(stdout, "keys      %s\n", access)
+	fmt.Fprintf(stdout, "Serving until Ctrl-C (SIGINT) or SIGTERM.\n")
+
+	served := make(chan error, 1)
+	go func() { served <- hs.Serve(ln) }()
+	sctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	select {
+	case err := <-served:
+		return fmt.Errorf("serve on %s: %w", url, err)
+	case <-sctx.Done():
+	}
+	// The service first: waiting consumers are answered, provider
+	// streams end, so that no request holds the shutdown back.
+	svc.Close()
+	sdctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
+	defer cancel()
+	if err := hs.Shutdown(sdctx); err != nil {
+		_ = hs.Close()
+	}
+	if err := st.Close(); err != nil {
+		return err
+	}
+	fmt.Fprintln(stdout, "Registry stopped.")
+	return nil
+}
+
+// unwrapOpError drops the "listen tcp …" prefix that repeats the address.
+func unwrapOpError(err error) error {
+	if oe, ok := errors.AsType[*net.OpError](err); ok && oe.Err != nil {
+		return oe.Err
+	}
+	return err
+}
