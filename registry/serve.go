@@ -96,7 +96,7 @@ type provider struct {
 	payload *gen.RegisterPayload
 
 	// inHand counts the calls executing or posting.
-	inHand sync.WaitGroup
+	inHand inflight
 }
 
 func newProvider(c *Client, reg Registration, exec Executor) (*provider, error) {
@@ -175,18 +175,18 @@ func retryable(err error) bool {
 func (p *provider) session(ctx context.Context, reg *gen.Registration) (done bool, err error) {
 	leaseID := reg.LeaseID
 	p.log.Info("registry: registered", "toolset", reg.Toolset, "lease", leaseID, "state", reg.State)
-	sctx, stop := context.WithCancel(ctx)
+	// The session outlives ctx by its drain: the lease is renewed and the
+	// stream read until the calls in hand have posted their outcomes.
+	sctx, stop := context.WithCancel(context.WithoutCancel(ctx))
 	defer stop()
 	lost := make(chan struct{})
 	var lostOnce sync.Once
 	markLost := func() { lostOnce.Do(func() { close(lost) }) }
-	go p.renew(sctx, leaseID, time.Duration(reg.TTLMs)*time.Millisecond, markLost)
-
 	drained := make(chan struct{})
-	go func() {
-		defer stop()
-		p.receive(sctx, leaseID, markLost, drained)
-	}()
+	var drainOnce sync.Once
+	markDrained := func() { drainOnce.Do(func() { close(drained) }) }
+	go p.renew(sctx, leaseID, time.Duration(reg.TTLMs)*time.Millisecond, markLost)
+	go p.receive(sctx, leaseID, markLost, markDrained)
 	select {
 	case <-ctx.Done():
 		p.drain(leaseID, true)
@@ -195,14 +195,14 @@ func (p *provider) session(ctx context.Context, reg *gen.Registration) (done boo
 		p.drain(leaseID, false)
 		return true, ErrReplaced
 	case <-lost:
-		stop()
 		return false, nil
 	}
 }
 
-// receive reads the stream, reconnecting when it breaks, until sctx ends,
-// the lease is lost or a drain frame arrives.
-func (p *provider) receive(sctx context.Context, leaseID string, lost func(), drained chan struct{}) {
+// receive reads the stream, reconnecting when it breaks, until sctx ends
+// or the lease is lost. A drain frame is reported to drained, and reading
+// goes on: a call the registry published just before it must still run.
+func (p *provider) receive(sctx context.Context, leaseID string, lost, drained func()) {
 	backoff := newBackoff()
 	for sctx.Err() == nil {
 		stream, err := p.c.Calls(sctx, &gen.CallsPayload{LeaseID: leaseID})
@@ -228,11 +228,10 @@ func (p *provider) receive(sctx context.Context, leaseID string, lost func(), dr
 			}
 			switch f.Type {
 			case "call":
-				p.inHand.Add(1)
+				p.inHand.add()
 				go p.handle(sctx, leaseID, f)
 			case "drain":
-				close(drained)
-				return
+				drained()
 			}
 		}
 	}
@@ -241,7 +240,7 @@ func (p *provider) receive(sctx context.Context, leaseID string, lost func(), dr
 // handle executes one call and posts its outcome until the registry
 // records it (or the lease ends: the registry settles it then).
 func (p *provider) handle(sctx context.Context, leaseID string, f *gen.CallFrame) {
-	defer p.inHand.Done()
+	defer p.inHand.done()
 	call := Call{ID: deref(f.CallID), Toolset: deref(f.Toolset), Tool: deref(f.Tool), RunID: deref(f.RunID)}
 	if raw, ok := f.Payload.(json.RawMessage); ok {
 		call.Payload = raw
@@ -300,11 +299,7 @@ func (p *provider) drain(leaseID string, askRegistry bool) {
 			p.log.Warn("registry: drain", "lease", leaseID, "err", err)
 		}
 	}
-	done := make(chan struct{})
-	go func() { p.inHand.Wait(); close(done) }()
-	select {
-	case <-done:
-	case <-ctx.Done():
+	if !p.inHand.wait(ctx) {
 		p.log.Warn("registry: drain timed out with calls in hand", "lease", leaseID)
 	}
 	if err := p.c.Release(ctx, &gen.ReleasePayload{LeaseID: leaseID}); err != nil {
@@ -313,26 +308,42 @@ func (p *provider) drain(leaseID string, askRegistry bool) {
 	p.log.Info("registry: released", "lease", leaseID)
 }
 
-// renew keeps the lease alive, a third of its TTL at a time; it calls lost
-// when the registry says the lease ended.
+// renew keeps the lease alive, a third of its TTL at a time; a renewal
+// that fails (the registry is unreachable) is retried at once with backoff,
+// so an outage shorter than the TTL costs no lease. It calls lost when the
+// registry says the lease ended.
 func (p *provider) renew(ctx context.Context, leaseID string, ttl time.Duration, lost func()) {
 	if ttl <= 0 {
 		ttl = 15 * time.Second
 	}
-	t := time.NewTicker(ttl / 3)
-	defer t.Stop()
+	wait := time.NewTimer(ttl / 3)
+	defer wait.Stop()
+	// Retries come often enough that a registry back from an outage (it
+	// gives every lease a full TTL when it starts) hears from us in time.
+	backoff := newBackoff()
+	backoff.max = min(backoff.max, ttl/4)
 	for {
 		select {
 		case <-ctx.Done():
 			return
-		case <-t.C:
+		case <-wait.C:
+		}
+		for {
 			_, err := p.c.Renew(ctx, &gen.RenewPayload{LeaseID: leaseID})
+			if err == nil {
+				backoff.reset()
+				break
+			}
 			if IsError(err, ErrLeaseExpired) {
 				p.log.Warn("registry: lease lost; registering again", "lease", leaseID)
 				lost()
 				return
 			}
+			if !backoff.wait(ctx) {
+				return
+			}
 		}
+		wait.Reset(ttl / 3)
 	}
 }
 
@@ -343,19 +354,19 @@ func deref(s *string) string {
 	return *s
 }
 
-// backoff waits 50ms, doubling to 2s, with jitter.
+// backoff waits 50ms, doubling up to max (2s unless set), with jitter.
 type backoff struct {
-	next     time.Duration
-	attempts int
+	next, max time.Duration
+	attempts  int
 }
 
-func newBackoff() *backoff { return &backoff{next: 50 * time.Millisecond} }
+func newBackoff() *backoff { return &backoff{next: 50 * time.Millisecond, max: 2 * time.Second} }
 
-func (b *backoff) reset() { b.next, b.attempts = 50*time.Millisecond, 0 }
+func (b *backoff) reset() { b.next, b.attempts = min(50*time.Millisecond, b.max), 0 }
 
 func (b *backoff) wait(ctx context.Context) bool {
 	d := b.next/2 + rand.N(b.next/2+1)
-	b.next = min(b.next*2, 2*time.Second)
+	b.next = min(b.next*2, b.max)
 	b.attempts++
 	t := time.NewTimer(d)
 	defer t.Stop()
@@ -364,5 +375,48 @@ func (b *backoff) wait(ctx context.Context) bool {
 		return false
 	case <-t.C:
 		return true
+	}
+}
+
+// inflight counts the calls in hand. Unlike a sync.WaitGroup, a call may
+// arrive while a drain waits (one the registry published just before it).
+type inflight struct {
+	mu   sync.Mutex
+	n    int
+	idle chan struct{}
+}
+
+func (f *inflight) add() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.n == 0 {
+		f.idle = make(chan struct{})
+	}
+	f.n++
+}
+
+func (f *inflight) done() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.n--
+	if f.n == 0 {
+		close(f.idle)
+	}
+}
+
+// wait waits until no call is in hand; false when ctx ended first.
+func (f *inflight) wait(ctx context.Context) bool {
+	f.mu.Lock()
+	if f.n == 0 {
+		f.mu.Unlock()
+		return true
+	}
+	idle := f.idle
+	f.mu.Unlock()
+	select {
+	case <-idle:
+		return true
+	case <-ctx.Done():
+		return false
 	}
 }

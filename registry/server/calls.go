@@ -79,6 +79,11 @@ func (s *Service) CallResolvedTool(ctx context.Context, p *gen.CallResolvedToolP
 	case errors.Is(err, store.ErrCallIDConflict):
 		return nil, gen.MakeCallIDConflict(fmt.Errorf("call id %q was used by another call: use a new call id for a new call", p.CallID))
 	case errors.Is(err, store.ErrAdmissionConflict):
+		// The store saw a replacement this process's view has not: read the
+		// catalog again, so that a resolution now gives the new token.
+		if rerr := s.refresh(ctx); rerr != nil {
+			s.log.Error("registry: refresh", "err", rerr)
+		}
 		return nil, admissionConflict(p.Toolset, "")
 	case errors.Is(err, store.ErrUnknownToolset):
 		return nil, gen.MakeUnknownToolset(fmt.Errorf("toolset %q was removed: list the registry's toolsets", p.Toolset))
@@ -87,8 +92,13 @@ func (s *Service) CallResolvedTool(ctx context.Context, p *gen.CallResolvedToolP
 	case !created:
 		return s.await(ctx, rec)
 	}
-	// Tracked before anything can settle it, so await need not read again.
 	wt := s.waiters.track(rec)
+	// A replacement, an unregistration or a lease's end may have settled
+	// the call between its acceptance and its tracking.
+	if fresh, err := s.store.GetCall(ctx, rec.ID); err == nil && fresh.State == store.CallSettled {
+		s.settled(fresh)
+		return outcome(fresh)
+	}
 	if rec.State == store.CallPublished {
 		s.deliver(ctx, rec)
 	} else {

@@ -209,7 +209,9 @@ func (s *Service) Calls(ctx context.Context, p *gen.CallsPayload, stream gen.Cal
 			}
 		case <-drain:
 			drain = nil
-			if !send(&gen.CallFrame{Type: "drain"}) {
+			// Calls published before the drain go first: a provider stops
+			// taking calls once it reads the drain frame.
+			if !sendQueued(c, send) || !send(&gen.CallFrame{Type: "drain"}) {
 				return nil
 			}
 		case <-ping.C:
@@ -222,6 +224,20 @@ func (s *Service) Calls(ctx context.Context, p *gen.CallsPayload, stream gen.Cal
 			return nil
 		case <-s.closing:
 			return nil
+		}
+	}
+}
+
+// sendQueued writes the frames waiting in c, without waiting for more.
+func sendQueued(c *conn, send func(*gen.CallFrame) bool) bool {
+	for {
+		select {
+		case f := <-c.frames:
+			if !send(f) {
+				return false
+			}
+		default:
+			return true
 		}
 	}
 }

@@ -66,6 +66,13 @@ func New(ctx context.Context, cfg Config) (*Service, error) {
 		kick:    make(chan struct{}, 1),
 		closing: make(chan struct{}),
 	}
+	// No provider could renew while the registry was down: every lease
+	// gets a full TTL before anything expires, so that providers alive
+	// through the outage keep their leases and post the outcomes of the
+	// calls in their hands.
+	if _, err := s.store.RenewAll(ctx); err != nil {
+		return nil, fmt.Errorf("registry: renew leases at start: %w", err)
+	}
 	effects, err := s.store.ExpireLeases(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("registry: expire leases at start: %w", err)

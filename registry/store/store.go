@@ -48,6 +48,13 @@ type Store interface {
 	// ExpireLeases ends every lease whose expiry has passed, as Release
 	// does.
 	ExpireLeases(ctx context.Context) (Effects, error)
+	// RenewAll gives every lease not ended yet — past its expiry or not —
+	// a full TTL from now, and returns them. A registry calls it when it
+	// starts, before it expires anything: while it was down, no provider
+	// could renew, and ending their leases then would settle the calls in
+	// their hands as outcome_unknown although the providers are alive and
+	// about to post.
+	RenewAll(ctx context.Context) ([]Lease, error)
 	// Unregister removes a toolset (active and pending registrations, their
 	// leases): its accepted calls settle as OutcomeCallNotAdmitted, its
 	// published ones as OutcomeUnknown (ChangeRemoved). ErrUnknownToolset

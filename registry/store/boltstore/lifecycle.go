@@ -15,6 +15,29 @@ func (s *Store) Renew(ctx context.Context, leaseID string) (store.Lease, error) 
 	})
 }
 
+// RenewAll implements [store.Store].
+func (s *Store) RenewAll(ctx context.Context) ([]store.Lease, error) {
+	var out []store.Lease
+	err := s.write(ctx, func(t *txn) error {
+		leases, err := storedLeases(t.tx, func(store.Lease) bool { return true })
+		if err != nil {
+			return err
+		}
+		for i := range leases {
+			leases[i].ExpiresAt = t.now.Add(leases[i].TTL)
+			if err := t.putJSON(bucketLeases, leases[i].ID, leases[i]); err != nil {
+				return err
+			}
+		}
+		out = leases
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // Drain implements [store.Store].
 func (s *Store) Drain(ctx context.Context, leaseID string) (store.Lease, error) {
 	return s.updateLease(ctx, "drain", leaseID, func(_ *txn, l *store.Lease) {

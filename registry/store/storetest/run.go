@@ -51,6 +51,7 @@ var suite = []struct {
 	{"ReplacementPending", testReplacementPending},
 	{"ActivationSettlesOldTokenCalls", testOldTokenCallsNotAdmitted},
 	{"RenewExtendsByTTL", testRenew},
+	{"RenewAll", testRenewAll},
 	{"Drain", testDrain},
 	{"GoneLease", testGoneLease},
 	{"ReleaseSettlesPublishedUnknown", testReleaseSettlesUnknown},

@@ -1,0 +1,178 @@
+package faulttest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/quiver-go/quiver/registry"
+	"github.com/quiver-go/quiver/registry/internal/registrytest"
+	"github.com/quiver-go/quiver/registry/server"
+	"github.com/quiver-go/quiver/registry/store/boltstore"
+)
+
+// The test binary runs again as a registry or a provider when roleEnv is
+// set (see startProc); the other variables configure the role.
+const (
+	roleEnv        = "QUIVER_FAULTTEST_ROLE" // "registry" or "provider"
+	addrEnv        = "QUIVER_FAULTTEST_ADDR"
+	dirEnv         = "QUIVER_FAULTTEST_DIR"
+	leaseTTLEnv    = "QUIVER_FAULTTEST_LEASE_TTL"
+	graceEnv       = "QUIVER_FAULTTEST_PUBLISHED_GRACE"
+	urlEnv         = "QUIVER_FAULTTEST_URL"
+	revisionEnv    = "QUIVER_FAULTTEST_REVISION"
+	providerEnv    = "QUIVER_FAULTTEST_PROVIDER"
+	maxInFlightEnv = "QUIVER_FAULTTEST_MAX_IN_FLIGHT"
+	execLogEnv     = "QUIVER_FAULTTEST_EXEC_LOG"
+)
+
+func TestMain(m *testing.M) {
+	switch role := os.Getenv(roleEnv); role {
+	case "":
+		os.Exit(m.Run())
+	case "registry":
+		os.Exit(exitCode(runRegistry()))
+	case "provider":
+		os.Exit(exitCode(runProvider()))
+	default:
+		fmt.Fprintf(os.Stderr, "faulttest: unknown role %q\n", role)
+		os.Exit(2)
+	}
+}
+
+func exitCode(err error) int {
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "faulttest:", err)
+		return 1
+	}
+	return 0
+}
+
+// roleContext ends on SIGTERM or SIGINT, or when the parent test process
+// is gone (a role must not outlive a test binary that crashed).
+func roleContext() (context.Context, context.CancelFunc) {
+	ctx, cancel := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
+	parent := os.Getppid()
+	go func() {
+		for ctx.Err() == nil {
+			if os.Getppid() != parent {
+				fmt.Fprintln(os.Stderr, "faulttest: the parent test process is gone")
+				os.Exit(3)
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	}()
+	return ctx, cancel
+}
+
+func envDuration(name string, def time.Duration) (time.Duration, error) {
+	v := os.Getenv(name)
+	if v == "" {
+		return def, nil
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil {
+		return 0, fmt.Errorf("%s: %w", name, err)
+	}
+	return d, nil
+}
+
+// runRegistry is the "registry" role: a registry on the embedded store in
+// $QUIVER_FAULTTEST_DIR, listening on $QUIVER_FAULTTEST_ADDR, logging to
+// stderr, until it is signalled or killed.
+func runRegistry() error {
+	ctx, cancel := roleContext()
+	defer cancel()
+	addr, dir := os.Getenv(addrEnv), os.Getenv(dirEnv)
+	if addr == "" || dir == "" {
+		return fmt.Errorf("the registry role needs %s and %s", addrEnv, dirEnv)
+	}
+	ttl, err := envDuration(leaseTTLEnv, time.Second)
+	if err != nil {
+		return err
+	}
+	grace, err := envDuration(graceEnv, time.Second)
+	if err != nil {
+		return err
+	}
+	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
+	// A killed predecessor's file lock goes with its process; wait a little
+	// in case the kernel is slow to let it go.
+	st, err := boltstore.Open(filepath.Join(dir, "registry.db"), boltstore.WithOpenTimeout(5*time.Second))
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	svc, err := server.New(ctx, server.Config{Store: st, Logger: log, LeaseTTL: ttl, PublishedGrace: grace})
+	if err != nil {
+		return err
+	}
+	defer svc.Close()
+	l, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
+	hs := &http.Server{Handler: svc.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	served := make(chan error, 1)
+	go func() { served <- hs.Serve(l) }()
+	log.Info("faulttest: registry serving", "addr", addr, "dir", dir, "pid", os.Getpid())
+	select {
+	case <-ctx.Done():
+	case err := <-served:
+		return err
+	}
+	svc.Close()
+	sctx, scancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer scancel()
+	return hs.Shutdown(sctx)
+}
+
+// runProvider is the "provider" role: registry.Serve of
+// registrytest.Echo("echo") at $QUIVER_FAULTTEST_REVISION against
+// $QUIVER_FAULTTEST_URL, logging each execution to
+// $QUIVER_FAULTTEST_EXEC_LOG before running it.
+func runProvider() error {
+	ctx, cancel := roleContext()
+	defer cancel()
+	url, rev, logPath := os.Getenv(urlEnv), os.Getenv(revisionEnv), os.Getenv(execLogEnv)
+	if url == "" || rev == "" || logPath == "" {
+		return fmt.Errorf("the provider role needs %s, %s and %s", urlEnv, revisionEnv, execLogEnv)
+	}
+	maxInFlight := 4
+	if v := os.Getenv(maxInFlightEnv); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			return fmt.Errorf("%s: %w", maxInFlightEnv, err)
+		}
+		maxInFlight = n
+	}
+	exec, err := openExecLog(logPath)
+	if err != nil {
+		return err
+	}
+	defer exec.Close()
+	c, err := registry.NewClient(url)
+	if err != nil {
+		return err
+	}
+	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
+	err = registry.Serve(ctx, c, registry.Registration{
+		Toolset: registrytest.Echo("echo"), Revision: rev, Provider: os.Getenv(providerEnv),
+		MaxInFlight: maxInFlight, Logger: log,
+	}, exec)
+	if errors.Is(err, registry.ErrReplaced) {
+		log.Info("faulttest: provider replaced")
+		return nil
+	}
+	return err
+}
