@@ -5,7 +5,6 @@ package server_test
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
@@ -412,12 +411,4 @@ func TestCallStateRow22Retention(t *testing.T) {
 	if exec.Runs("r22") != 2 {
 		t.Fatalf("ran %d times", exec.Runs("r22"))
 	}
-}
-
-// resultText decodes an echo result.
-func resultText(v any) string {
-	b, _ := json.Marshal(v)
-	var out struct{ Text string }
-	_ = json.Unmarshal(b, &out)
-	return out.Text
 }

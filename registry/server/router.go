@@ -308,12 +308,6 @@ func (r *router) leaseOf(id string) (store.Lease, bool) {
 	return rt.lease, true
 }
 
-// queueLen is how many calls wait for token's providers.
-func (r *router) queueLen(token string) int {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return len(r.queues[token])
-}
 
 func (c *conn) askDrain() { c.drainOnce.Do(func() { close(c.drain) }) }
 
