@@ -308,7 +308,6 @@ func (r *router) leaseOf(id string) (store.Lease, bool) {
 	return rt.lease, true
 }
 
-
 func (c *conn) askDrain() { c.drainOnce.Do(func() { close(c.drain) }) }
 
 // close closes c.closed; it reports whether this call closed it.
