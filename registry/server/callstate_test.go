@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/quiver-go/quiver/registry"
+	gen "github.com/quiver-go/quiver/registry/gen/registry"
 	"github.com/quiver-go/quiver/registry/internal/registrytest"
 	"github.com/quiver-go/quiver/registry/store"
 )
@@ -410,5 +411,32 @@ func TestCallStateRow22Retention(t *testing.T) {
 	}
 	if exec.Runs("r22") != 2 {
 		t.Fatalf("ran %d times", exec.Runs("r22"))
+	}
+}
+
+// Row 5, continued: a retry after overloaded keeps its token; when the
+// registration was replaced meanwhile, the retry is an admission_conflict
+// (row 3) and nothing runs.
+func TestCallStateRow05RetryAfterReplacement(t *testing.T) {
+	r := registrytest.Start(t, registrytest.Options{MaxQueue: 1})
+	c := r.Client(t, "")
+	old := registrytest.Register(t, c, registrytest.Echo("echo"), "r1", 1, false)
+	queued := async(c, "echo", "echo", old.Lease.Token, "o1", `{"text":"a"}`, 5*time.Second)
+	eventually(t, "o1 accepted", func() bool { _, err := r.Store.GetCall(context.Background(), "o1"); return err == nil })
+	_, err := registrytest.Call(c, "echo", "echo", old.Lease.Token, "o2", `{"text":"b"}`, 5*time.Second)
+	wantName(t, err, registry.ErrOverloaded)
+
+	next := registrytest.Register(t, c, registrytest.Echo("echo"), "r2", 1, true)
+	if err := old.C.Release(context.Background(), &gen.ReleasePayload{LeaseID: old.Lease.LeaseID}); err != nil {
+		t.Fatal(err)
+	}
+	wantName(t, (<-queued).err, registry.ErrCallNotAdmitted)
+	_, err = registrytest.Call(c, "echo", "echo", old.Lease.Token, "o2", `{"text":"b"}`, 5*time.Second)
+	wantName(t, err, registry.ErrAdmissionConflict)
+	noRecord(t, r, "o2")
+	select {
+	case f := <-next.Frames:
+		t.Fatalf("the new revision received %s", *f.CallID)
+	case <-time.After(50 * time.Millisecond):
 	}
 }
