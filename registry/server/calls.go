@@ -56,10 +56,6 @@ func (s *Service) CallResolvedTool(ctx context.Context, p *gen.CallResolvedToolP
 	if err := spec.Payload.Validate(canonical); err != nil {
 		return nil, gen.MakeValidationError(err)
 	}
-	if s.router.queueFull(p.Token, s.cfg.MaxQueue) {
-		return nil, gen.MakeOverloaded(fmt.Errorf("toolset %q has %d calls waiting for a provider: retry with the same call id and token", p.Toolset, s.cfg.MaxQueue))
-	}
-
 	now := time.Now()
 	call := store.Call{
 		ID: p.CallID, Toolset: p.Toolset, Tool: p.Tool, Token: p.Token, Payload: canonical, Digest: digest,
@@ -68,7 +64,18 @@ func (s *Service) CallResolvedTool(ctx context.Context, p *gen.CallResolvedToolP
 	if p.RunID != nil {
 		call.RunID = *p.RunID
 	}
+	// A provider with room whose stream is here takes the call in the same
+	// write that accepts it; otherwise the call waits on the bus, whose
+	// queue is bounded.
 	leaseID, reserved := s.router.reserve(p.Token, p.CallID)
+	if !reserved {
+		switch n, err := s.bus.Waiting(ctx, p.Token); {
+		case err != nil:
+			return nil, gen.MakeUnavailable(fmt.Errorf("the registry's bus failed: %w; retry with the same call id", err))
+		case n >= s.cfg.MaxQueue:
+			return nil, gen.MakeOverloaded(fmt.Errorf("toolset %q has %d calls waiting for a provider: retry with the same call id and token", p.Toolset, n))
+		}
+	}
 	rec, created, err := s.store.AcceptCall(ctx, call, leaseID)
 	if err != nil || !created || rec.State != store.CallPublished || rec.LeaseID != leaseID {
 		if reserved {
@@ -102,8 +109,7 @@ func (s *Service) CallResolvedTool(ctx context.Context, p *gen.CallResolvedToolP
 	if rec.State == store.CallPublished {
 		s.deliver(ctx, rec)
 	} else {
-		s.router.enqueue(rec.Token, queued{id: rec.ID, deadline: rec.Deadline}, int(^uint(0)>>1))
-		s.wake()
+		s.offer(ctx, rec.Token, rec.ID)
 	}
 	return s.wait(ctx, rec, wt)
 }
@@ -139,7 +145,11 @@ func (s *Service) wait(ctx context.Context, c store.Call, wt *waiter) (*gen.Call
 	case <-timer.C:
 	}
 	if fresh, err := s.store.GetCall(ctx, c.ID); err == nil && fresh.State == store.CallAccepted {
-		s.notAdmitted(ctx, c.ID, "no healthy provider took the call before its deadline")
+		settled, err := s.store.SettleCall(ctx, store.Settlement{CallID: c.ID, Outcome: store.OutcomeCallNotAdmitted,
+			Error: "no healthy provider took the call before its deadline"})
+		if err == nil {
+			s.settled(settled)
+		}
 	}
 	fresh, err := s.store.GetCall(ctx, c.ID)
 	if err != nil {

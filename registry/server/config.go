@@ -13,6 +13,9 @@ import (
 type Config struct {
 	// Store keeps the registry's state; required.
 	Store store.Store
+	// Bus connects the nodes sharing Store; nil for a registry of one node
+	// (NewLocalBus).
+	Bus Bus
 	// Keys maps API keys to roles; nil lets every request through as admin
 	// (for a registry on a loopback address only: the command refuses
 	// anything else).

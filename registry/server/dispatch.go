@@ -9,45 +9,83 @@ import (
 	"github.com/quiver-go/quiver/registry/store"
 )
 
-// dispatchLoop hands queued calls to leases with room, whenever a lease
-// gets room or a call is queued.
-func (s *Service) dispatchLoop() {
-	defer s.loops.Done()
-	for {
-		select {
-		case <-s.closing:
-			return
-		case <-s.kick:
-			for _, a := range s.router.match() {
-				go s.publishQueued(a)
+// pull feeds a provider's stream connected here with the calls queued on
+// the bus for its registration, as long as the lease has room, until the
+// stream ends.
+func (s *Service) pull(ctx context.Context, c *conn) {
+	fail := 10 * time.Millisecond
+	for ctx.Err() == nil {
+		lease, room := s.router.room(c)
+		if room <= 0 {
+			// Full, draining, pending or replaced by a newer stream: wait
+			// for room, and look again now and then (a lease's state
+			// changes with the catalog).
+			select {
+			case <-c.room:
+			case <-time.After(time.Second):
+			case <-c.closed:
+				return
+			case <-ctx.Done():
+				return
 			}
+			continue
+		}
+		ids, err := s.bus.Take(ctx, lease.Token, c.leaseID, room, time.Second)
+		if err != nil {
+			if ctx.Err() == nil {
+				s.log.Warn("registry: take calls from the bus", "lease", c.leaseID, "err", err)
+				sleep(ctx, fail)
+				fail = min(fail*2, time.Second)
+			}
+			continue
+		}
+		fail = 10 * time.Millisecond
+		for _, id := range ids {
+			s.publishTaken(ctx, c.leaseID, lease.Token, id)
 		}
 	}
 }
 
-// publishQueued publishes a queued call to the lease reserved for it.
-func (s *Service) publishQueued(a assignment) {
-	ctx := context.Background()
-	c, err := s.store.PublishCall(ctx, a.callID, a.leaseID)
-	if err != nil {
-		s.router.unreserve(a.leaseID, a.callID)
-		if !errors.Is(err, store.ErrLeaseGone) {
-			s.log.Error("registry: publish call", "call", a.callID, "err", err)
+// publishTaken publishes a call taken from the bus to leaseID and writes
+// its frame — only when this node published it: a call offered twice is
+// published once.
+func (s *Service) publishTaken(ctx context.Context, leaseID, token, id string) {
+	ctx = context.WithoutCancel(ctx)
+	defer func() {
+		if err := s.bus.Ack(ctx, token, id); err != nil {
+			s.log.Warn("registry: ack a taken call", "call", id, "err", err)
 		}
-		if c, gerr := s.store.GetCall(ctx, a.callID); gerr == nil && c.State == store.CallAccepted {
-			s.router.enqueue(c.Token, queued{id: c.ID, deadline: c.Deadline}, int(^uint(0)>>1))
-			s.wake()
-		}
+	}()
+	if !s.router.hold(leaseID, id, true) {
+		s.offer(ctx, token, id)
 		return
 	}
+	rec, published, err := s.store.PublishCall(ctx, id, leaseID)
 	switch {
-	case c.State == store.CallPublished && c.LeaseID == a.leaseID:
-		s.deliver(ctx, c)
-	case c.State == store.CallSettled:
-		s.router.unreserve(a.leaseID, a.callID)
-		s.settled(c)
+	case errors.Is(err, store.ErrUnknownCall):
+		s.router.unreserve(leaseID, id) // purged: nothing to route
+	case err != nil:
+		s.router.unreserve(leaseID, id)
+		if !errors.Is(err, store.ErrLeaseGone) {
+			s.log.Error("registry: publish call", "call", id, "err", err)
+		}
+		s.offer(ctx, token, id)
+	case published:
+		s.deliver(ctx, rec)
 	default:
-		s.router.unreserve(a.leaseID, a.callID)
+		s.router.unreserve(leaseID, id)
+		if rec.State == store.CallSettled {
+			s.settled(rec)
+		}
+	}
+}
+
+// offer queues an accepted call on the bus.
+func (s *Service) offer(ctx context.Context, token, id string) {
+	if err := s.bus.Offer(ctx, token, id); err != nil {
+		// The call stays accepted in the store: the sweep offers it again
+		// or settles it at its deadline.
+		s.log.Error("registry: offer a call", "call", id, "err", err)
 	}
 }
 
@@ -70,8 +108,7 @@ func (s *Service) unwritten(ctx context.Context, callID, leaseID string) {
 		return
 	}
 	if c.State == store.CallAccepted {
-		s.router.enqueue(c.Token, queued{id: c.ID, deadline: c.Deadline}, int(^uint(0)>>1))
-		s.wake()
+		s.offer(ctx, c.Token, c.ID)
 	}
 }
 
@@ -80,4 +117,13 @@ func callFrame(c store.Call) *gen.CallFrame {
 	id, ts, tool, tok, run := c.ID, c.Toolset, c.Tool, c.Token, c.RunID
 	deadline := c.Deadline.UTC().Format(time.RFC3339Nano)
 	return &gen.CallFrame{Type: "call", CallID: &id, Toolset: &ts, Tool: &tool, Payload: rawJSON(c.Payload), Token: &tok, RunID: &run, Deadline: &deadline}
+}
+
+func sleep(ctx context.Context, d time.Duration) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-ctx.Done():
+	}
 }

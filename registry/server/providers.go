@@ -85,9 +85,7 @@ func (s *Service) Register(ctx context.Context, p *gen.RegisterPayload) (*gen.Re
 	}
 	s.log.Info("registry: provider registered", "toolset", decl.Name, "revision", p.Revision, "lease", res.Lease.ID, "state", res.Lease.State, "provider", in.Provider)
 	s.apply(ctx, res.Effects)
-	if err := s.refresh(ctx); err != nil {
-		s.log.Error("registry: refresh", "err", err)
-	}
+	s.changedLeases(ctx)
 	l := leaseResult(res.Lease)
 	return &gen.Registration{
 		LeaseID: l.LeaseID, Toolset: l.Toolset, Token: l.Token, State: l.State, TTLMs: l.TTLMs, ExpiresAt: l.ExpiresAt,
@@ -98,6 +96,12 @@ func (s *Service) Register(ctx context.Context, p *gen.RegisterPayload) (*gen.Re
 // ownLease finds a live lease the caller may serve.
 func (s *Service) ownLease(ctx context.Context, id string) (store.Lease, error) {
 	l, ok := s.router.leaseOf(id)
+	if !ok && s.shared {
+		// Registered through another node a moment ago, perhaps.
+		if err := s.refresh(ctx); err == nil {
+			l, ok = s.router.leaseOf(id)
+		}
+	}
 	if !ok {
 		return store.Lease{}, gen.MakeLeaseExpired(fmt.Errorf("lease %q ended (expired, released or unregistered): register again", id))
 	}
@@ -133,9 +137,7 @@ func (s *Service) Drain(ctx context.Context, p *gen.DrainPayload) (*gen.Lease, e
 		return nil, unavailable(err)
 	}
 	s.log.Info("registry: provider draining", "toolset", l.Toolset, "lease", l.ID, "provider", l.Provider)
-	if err := s.refresh(ctx); err != nil {
-		return nil, unavailable(err)
-	}
+	s.changedLeases(ctx)
 	return leaseResult(l), nil
 }
 
@@ -185,7 +187,7 @@ func (s *Service) Calls(ctx context.Context, p *gen.CallsPayload, stream gen.Cal
 		s.finishStream(old)
 	}
 	defer s.finishStream(c)
-	s.wake()
+	go s.pull(ctx, c)
 	w := streamWriter(ctx)
 	ping := time.NewTicker(s.cfg.PingInterval)
 	defer ping.Stop()

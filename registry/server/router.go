@@ -2,21 +2,16 @@ package server
 
 import (
 	"sync"
-	"time"
 
 	gen "github.com/quiver-go/quiver/registry/gen/registry"
 	"github.com/quiver-go/quiver/registry/store"
 )
 
-// router holds what only this process knows: which leases have a stream
-// connected here, the calls in hand per lease, and the calls accepted and
-// waiting for a provider, per registration token.
+// router holds what only this node knows: which leases have their stream
+// connected here, and the calls each of those has in hand.
 type router struct {
 	mu     sync.Mutex
 	leases map[string]*route
-	// queues are the accepted calls waiting for a provider, oldest first,
-	// by token.
-	queues map[string][]queued
 	// next rotates the choice of lease per token.
 	next map[string]int
 }
@@ -24,24 +19,20 @@ type router struct {
 // route is a live lease as the router sees it.
 type route struct {
 	lease store.Lease
-	// inHand are the calls published to the lease and not settled.
+	// inHand are the calls published to the lease through this node and
+	// not settled.
 	inHand map[string]bool
 	conn   *conn
 }
 
-// queued is an accepted call waiting for a provider.
-type queued struct {
-	id       string
-	deadline time.Time
-}
-
-// conn is a provider's stream connected to this process.
+// conn is a provider's stream connected to this node.
 type conn struct {
 	leaseID string
-	// frames carries the frames to write, published calls first among
-	// them; its capacity covers the lease's MaxInFlight, so a send never
-	// blocks while the lease has room.
+	// frames carries the frames to write; its capacity covers the lease's
+	// MaxInFlight, so a send never blocks while the lease has room.
 	frames chan *gen.CallFrame
+	// room is signalled when the lease may take more calls.
+	room chan struct{}
 	// drain is closed to ask the provider to drain.
 	drain     chan struct{}
 	drainOnce sync.Once
@@ -51,12 +42,12 @@ type conn struct {
 }
 
 func newRouter() *router {
-	return &router{leases: map[string]*route{}, queues: map[string][]queued{}, next: map[string]int{}}
+	return &router{leases: map[string]*route{}, next: map[string]int{}}
 }
 
-// sync replaces the router's leases with a catalog view's, keeping
+// sync replaces the router's leases with a catalog view's, keeping the
 // connections and calls in hand of leases that stay. It returns the
-// connections of leases that ended, and the calls they had in hand.
+// connections of leases that ended.
 func (r *router) sync(v *view) (ended []*conn) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -69,9 +60,16 @@ func (r *router) sync(v *view) (ended []*conn) {
 			delete(r.leases, id)
 			continue
 		}
+		was := rt.lease.State
 		rt.lease = l
-		if l.State == store.LeaseDraining && rt.conn != nil {
+		if rt.conn == nil {
+			continue
+		}
+		switch {
+		case l.State == store.LeaseDraining:
 			rt.conn.askDrain()
+		case l.State == store.LeaseActive && was != store.LeaseActive:
+			rt.conn.signalRoom()
 		}
 	}
 	for id, l := range v.leases {
@@ -82,15 +80,12 @@ func (r *router) sync(v *view) (ended []*conn) {
 	return ended
 }
 
-// reserve picks a connected, active lease of token with room for one more
-// call and counts the call in its hand. ok is false when none has room.
+// reserve picks a lease of token with its stream here, active, with room
+// for one more call, and counts the call in its hand. ok is false when
+// none has room.
 func (r *router) reserve(token, callID string) (leaseID string, ok bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.reserveLocked(token, callID)
-}
-
-func (r *router) reserveLocked(token, callID string) (string, bool) {
 	var candidates []*route
 	for _, rt := range r.leases {
 		if rt.lease.Token == token && rt.lease.State == store.LeaseActive && rt.conn != nil && len(rt.inHand) < rt.lease.MaxInFlight {
@@ -113,36 +108,82 @@ func (r *router) reserveLocked(token, callID string) (string, bool) {
 	return best.lease.ID, true
 }
 
-// unreserve takes a call back out of a lease's hand (the store did not
-// publish it there).
+// room is how many more calls c's lease may take now: none unless it is
+// active and c is its stream.
+func (r *router) room(c *conn) (store.Lease, int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	rt, ok := r.leases[c.leaseID]
+	if !ok || rt.conn != c || rt.lease.State != store.LeaseActive {
+		return store.Lease{}, 0
+	}
+	return rt.lease, rt.lease.MaxInFlight - len(rt.inHand)
+}
+
+// hold counts a call in its lease's hand; for a taken call, only when the
+// lease has room (ok false otherwise).
+func (r *router) hold(leaseID, callID string, needRoom bool) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	rt, ok := r.leases[leaseID]
+	if !ok || (needRoom && len(rt.inHand) >= rt.lease.MaxInFlight) {
+		return false
+	}
+	rt.inHand[callID] = true
+	return true
+}
+
+// unreserve takes a call back out of a lease's hand.
 func (r *router) unreserve(leaseID, callID string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if rt, ok := r.leases[leaseID]; ok {
+	if rt, ok := r.leases[leaseID]; ok && rt.inHand[callID] {
 		delete(rt.inHand, callID)
+		if rt.conn != nil {
+			rt.conn.signalRoom()
+		}
 	}
 }
 
-// hold counts a call published before this process started (or by
-// another path) in its lease's hand.
-func (r *router) hold(leaseID, callID string) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if rt, ok := r.leases[leaseID]; ok {
-		rt.inHand[callID] = true
-	}
-}
-
-// settled takes a settled call out of its lease's hand and out of the
-// queues. It reports whether the lease got room back.
+// settled takes a settled call out of its lease's hand, giving the lease
+// room back. It reports whether the call was in a hand here.
 func (r *router) settled(c store.Call) bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if rt, ok := r.leases[c.LeaseID]; ok && rt.inHand[c.ID] {
-		delete(rt.inHand, c.ID)
-		return true
+	rt, ok := r.leases[c.LeaseID]
+	if !ok || !rt.inHand[c.ID] {
+		return false
+	}
+	delete(rt.inHand, c.ID)
+	if rt.conn != nil {
+		rt.conn.signalRoom()
+	}
+	return true
+}
+
+// holds reports whether a call is in a hand here.
+func (r *router) holds(id string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, rt := range r.leases {
+		if rt.inHand[id] {
+			return true
+		}
 	}
 	return false
+}
+
+// inHandCalls lists every call in a hand here.
+func (r *router) inHandCalls() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out []string
+	for _, rt := range r.leases {
+		for id := range rt.inHand {
+			out = append(out, id)
+		}
+	}
+	return out
 }
 
 // send hands a published call's frame to its lease's stream. It fails when
@@ -169,89 +210,6 @@ func (r *router) send(leaseID string, f *gen.CallFrame) bool {
 	}
 }
 
-// enqueue adds an accepted call to its token's queue. It reports false when
-// the queue is full.
-func (r *router) enqueue(token string, q queued, max int) bool {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if len(r.queues[token]) >= max {
-		return false
-	}
-	r.queues[token] = append(r.queues[token], q)
-	return true
-}
-
-// queueFull reports whether token's queue is at max.
-func (r *router) queueFull(token string, max int) bool {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return len(r.queues[token]) >= max
-}
-
-// assignment is a queued call matched with a lease that has room for it.
-type assignment struct {
-	callID, leaseID, token string
-}
-
-// match pops queued calls for which a lease has room, reserving the room.
-func (r *router) match() []assignment {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	var out []assignment
-	for token, q := range r.queues {
-		for len(q) > 0 {
-			lease, ok := r.reserveLocked(token, q[0].id)
-			if !ok {
-				break
-			}
-			out = append(out, assignment{callID: q[0].id, leaseID: lease, token: token})
-			q = q[1:]
-		}
-		if len(q) == 0 {
-			delete(r.queues, token)
-		} else {
-			r.queues[token] = q
-		}
-	}
-	return out
-}
-
-// expired pops the queued calls whose deadline is before now.
-func (r *router) expired(now time.Time) []string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	var out []string
-	for token, q := range r.queues {
-		kept := q[:0]
-		for _, c := range q {
-			if c.deadline.Before(now) {
-				out = append(out, c.id)
-			} else {
-				kept = append(kept, c)
-			}
-		}
-		if len(kept) == 0 {
-			delete(r.queues, token)
-		} else {
-			r.queues[token] = kept
-		}
-	}
-	return out
-}
-
-// dequeue removes a call from every queue (it settled another way).
-func (r *router) dequeue(token, callID string) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	q := r.queues[token]
-	for i, c := range q {
-		if c.id == callID {
-			r.queues[token] = append(q[:i:i], q[i+1:]...)
-			return
-		}
-	}
-}
-
 // connect attaches a provider's stream to its lease, replacing an older
 // stream of the same lease. ok is false when the lease is not live here.
 func (r *router) connect(leaseID string) (c *conn, old *conn, ok bool) {
@@ -264,6 +222,7 @@ func (r *router) connect(leaseID string) (c *conn, old *conn, ok bool) {
 	c = &conn{
 		leaseID: leaseID,
 		frames:  make(chan *gen.CallFrame, rt.lease.MaxInFlight+1),
+		room:    make(chan struct{}, 1),
 		drain:   make(chan struct{}),
 		closed:  make(chan struct{}),
 	}
@@ -309,6 +268,13 @@ func (r *router) leaseOf(id string) (store.Lease, bool) {
 }
 
 func (c *conn) askDrain() { c.drainOnce.Do(func() { close(c.drain) }) }
+
+func (c *conn) signalRoom() {
+	select {
+	case c.room <- struct{}{}:
+	default:
+	}
+}
 
 // close closes c.closed; it reports whether this call closed it.
 func (c *conn) close() (first bool) {

@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	"github.com/quiver-go/quiver/discovery"
 	gen "github.com/quiver-go/quiver/registry/gen/registry"
@@ -19,6 +18,8 @@ import (
 type Service struct {
 	cfg    Config
 	store  store.Store
+	bus    Bus
+	shared bool
 	log    *slog.Logger
 	search *discovery.Engine
 
@@ -32,10 +33,10 @@ type Service struct {
 	// changed is closed and replaced whenever the catalog revision grows.
 	changedMu sync.Mutex
 	changed   chan struct{}
+	// announce collects what this node tells the others.
+	announce chan Event
 
-	// kick wakes the dispatcher: a lease got room or a call was queued.
-	kick chan struct{}
-	// closing is closed by Close; loops returns when the loops stopped.
+	// closing is closed by Close; loops counts the running loops.
 	closing chan struct{}
 	loops   sync.WaitGroup
 	ready   atomic.Bool
@@ -46,8 +47,8 @@ var _ gen.Auther = (*Service)(nil)
 
 // New builds a registry service on cfg.Store: it reads the catalog, routes
 // again the calls a previous process accepted and did not publish, and
-// starts the loops that expire leases, give calls their deadline and purge
-// old records.
+// starts the loops that expire leases, give calls their deadline, purge
+// old records and, on a shared bus, listen to the other nodes.
 func New(ctx context.Context, cfg Config) (*Service, error) {
 	cfg, err := cfg.withDefaults()
 	if err != nil {
@@ -58,14 +59,18 @@ func New(ctx context.Context, cfg Config) (*Service, error) {
 		return nil, err
 	}
 	s := &Service{
-		cfg: cfg, store: cfg.Store, log: cfg.Logger, search: eng,
-		known:   map[string]*compiled{},
-		router:  newRouter(),
-		waiters: newWaiters(),
-		changed: make(chan struct{}),
-		kick:    make(chan struct{}, 1),
-		closing: make(chan struct{}),
+		cfg: cfg, store: cfg.Store, bus: cfg.Bus, log: cfg.Logger, search: eng,
+		known:    map[string]*compiled{},
+		router:   newRouter(),
+		waiters:  newWaiters(),
+		changed:  make(chan struct{}),
+		announce: make(chan Event, 1024),
+		closing:  make(chan struct{}),
 	}
+	if s.bus == nil {
+		s.bus = NewLocalBus()
+	}
+	s.shared = s.bus.Events() != nil
 	// No provider could renew while the registry was down: every lease
 	// gets a full TTL before anything expires, so that providers alive
 	// through the outage keep their leases and post the outcomes of the
@@ -85,36 +90,35 @@ func New(ctx context.Context, cfg Config) (*Service, error) {
 		return nil, err
 	}
 	s.loops.Add(2)
-	go s.dispatchLoop()
 	go s.maintenanceLoop()
+	go s.announceLoop()
+	if s.shared {
+		s.loops.Add(1)
+		go s.eventLoop()
+	}
 	s.ready.Store(true)
 	return s, nil
 }
 
-// recover routes again the calls a previous process accepted, and counts
-// the published ones in their leases' hands.
+// recover tracks the calls a previous process left unsettled and, on a bus
+// of one node (whose queues died with the process), offers the accepted
+// ones again. A shared bus kept its queues.
 func (s *Service) recover(ctx context.Context) error {
 	calls, err := s.store.Unsettled(ctx)
 	if err != nil {
 		return fmt.Errorf("registry: read unsettled calls at start: %w", err)
 	}
 	for _, c := range calls {
-		// Tracked, so that a published call whose provider never posts
-		// settles after its deadline and grace.
 		s.waiters.track(c)
-		switch c.State {
-		case store.CallAccepted:
-			s.router.enqueue(c.Token, queued{id: c.ID, deadline: c.Deadline}, int(^uint(0)>>1))
-		case store.CallPublished:
-			s.router.hold(c.LeaseID, c.ID)
+		if c.State == store.CallAccepted && !s.shared {
+			s.offer(ctx, c.Token, c.ID)
 		}
 	}
-	s.wake()
 	return nil
 }
 
-// Close stops the loops and every provider stream. It does not close the
-// store.
+// Close stops the loops and every provider stream. It closes neither the
+// store nor the bus.
 func (s *Service) Close() error {
 	s.ready.Store(false)
 	select {
@@ -167,7 +171,6 @@ func (s *Service) refresh(ctx context.Context) error {
 		s.changed = make(chan struct{})
 		s.changedMu.Unlock()
 	}
-	s.wake()
 	return nil
 }
 
@@ -179,36 +182,53 @@ func (s *Service) changes() <-chan struct{} {
 }
 
 // apply takes a state change's effects into account: the catalog, waiting
-// consumers, providers to drain, and the log.
+// consumers, providers to drain, the other nodes, and the log.
 func (s *Service) apply(ctx context.Context, e store.Effects) {
 	for _, c := range e.Settled {
 		s.settled(c)
 	}
 	if len(e.Activated)+len(e.Removed)+len(e.Draining)+len(e.Ended) > 0 || e.Revision > 0 {
-		if err := s.refresh(ctx); err != nil {
-			s.log.Error("registry: refresh after a change", "err", err)
-		}
+		s.changedLeases(ctx)
 	}
 	s.logEffects(e)
 }
 
-// settled hands a settled call to whoever waits for it and frees its
-// lease's room.
+// changedLeases reads the catalog again after registrations or leases
+// changed here, and tells the other nodes.
+func (s *Service) changedLeases(ctx context.Context) {
+	if err := s.refresh(ctx); err != nil {
+		s.log.Error("registry: refresh after a change", "err", err)
+	}
+	s.tell(Event{Changed: true})
+}
+
+// settled hands a settled call to whoever waits for it here, frees its
+// lease's room, and tells the other nodes.
 func (s *Service) settled(c store.Call) {
 	if c.State != store.CallSettled {
 		return
 	}
-	if s.router.settled(c) {
-		s.wake()
-	}
-	s.router.dequeue(c.Token, c.ID)
+	s.settledHere(c)
+	s.tell(Event{Settled: []string{c.ID}})
+}
+
+// settledHere is settled without telling the other nodes (who told us).
+func (s *Service) settledHere(c store.Call) {
+	s.router.settled(c)
 	s.waiters.notify(c)
 }
 
-func (s *Service) wake() {
+// tell queues an announcement for the other nodes.
+func (s *Service) tell(e Event) {
+	if !s.shared {
+		return
+	}
 	select {
-	case s.kick <- struct{}{}:
+	case s.announce <- e:
 	default:
+		// The other nodes also poll for what they wait on; an announcement
+		// only saves them the wait.
+		s.log.Warn("registry: announcement queue full; dropping one")
 	}
 }
 
@@ -230,60 +250,4 @@ func (s *Service) logEffects(e store.Effects) {
 			s.log.Info("registry: call settled by the registry", "call", c.ID, "toolset", c.Toolset, "tool", c.Tool, "outcome", c.Outcome)
 		}
 	}
-}
-
-// maintenanceLoop expires leases, settles calls past their deadline and
-// purges old records.
-func (s *Service) maintenanceLoop() {
-	defer s.loops.Done()
-	tick := time.NewTicker(max(min(s.cfg.LeaseTTL/4, time.Second), 10*time.Millisecond))
-	defer tick.Stop()
-	lastPurge := time.Now()
-	for {
-		select {
-		case <-s.closing:
-			return
-		case now := <-tick.C:
-			ctx := context.Background()
-			if e, err := s.store.ExpireLeases(ctx); err != nil {
-				s.log.Error("registry: expire leases", "err", err)
-			} else {
-				s.apply(ctx, e)
-			}
-			for _, id := range s.router.expired(now) {
-				s.notAdmitted(ctx, id, "no healthy provider took the call before its deadline")
-			}
-			s.sweepPublished(ctx, now)
-			if now.Sub(lastPurge) > time.Minute {
-				lastPurge = now
-				if n, err := s.store.PurgeSettled(ctx, now.Add(-s.cfg.Retention)); err != nil {
-					s.log.Error("registry: purge call records", "err", err)
-				} else if n > 0 {
-					s.log.Info("registry: purged call records", "count", n)
-				}
-			}
-		}
-	}
-}
-
-// sweepPublished settles as outcome_unknown the published calls past their
-// deadline and grace: their provider holds its lease but never posted.
-func (s *Service) sweepPublished(ctx context.Context, now time.Time) {
-	for _, id := range s.waiters.overdue(now.Add(-s.cfg.PublishedGrace)) {
-		c, err := s.store.SettleCall(ctx, store.Settlement{CallID: id, Outcome: store.OutcomeUnknown,
-			Error: "the provider did not post the outcome before the call's deadline"})
-		if err == nil {
-			s.settled(c)
-		}
-	}
-}
-
-// notAdmitted settles an accepted call as call_not_admitted.
-func (s *Service) notAdmitted(ctx context.Context, id, why string) {
-	c, err := s.store.SettleCall(ctx, store.Settlement{CallID: id, Outcome: store.OutcomeCallNotAdmitted, Error: why})
-	if err != nil {
-		s.log.Error("registry: settle call", "call", id, "err", err)
-		return
-	}
-	s.settled(c)
 }

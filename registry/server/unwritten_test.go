@@ -70,7 +70,9 @@ func TestCallStateRow15UnwrittenFrameIsRoutedAgain(t *testing.T) {
 		t.Fatalf("after the stream ended: %s on %q, want accepted", rec.State, rec.LeaseID)
 	}
 	second, _, _ := svc.router.connect(reg.LeaseID)
-	svc.wake()
+	pullCtx, stopPull := context.WithCancel(context.Background())
+	defer stopPull()
+	go svc.pull(pullCtx, second)
 	select {
 	case frame = <-second.frames:
 	case <-time.After(5 * time.Second):

@@ -82,12 +82,15 @@ type Store interface {
 	// created reports whether this call wrote the record.
 	AcceptCall(ctx context.Context, call Call, assignTo string) (rec Call, created bool, err error)
 	// PublishCall hands an accepted call to a lease, durably, before its
-	// frame is written. A call accepted with a token that is no longer the
-	// active registration's settles as OutcomeCallNotAdmitted instead (the
-	// returned record says so). ErrLeaseGone when the lease is not live,
-	// active and on the call's registration. A call that is not accepted
-	// any more (published, settled) is returned as it is.
-	PublishCall(ctx context.Context, callID, leaseID string) (Call, error)
+	// frame is written; published reports whether this call did (only then
+	// may the caller write the frame: a call offered twice, or taken again
+	// after a node died, is published once). A call accepted with a token
+	// that is no longer the active registration's settles as
+	// OutcomeCallNotAdmitted instead (the returned record says so).
+	// ErrLeaseGone when the lease is not live, active and on the call's
+	// registration. A call that is not accepted any more (published,
+	// settled) is returned as it is, published false.
+	PublishCall(ctx context.Context, callID, leaseID string) (rec Call, published bool, err error)
 	// ReturnCall takes back a call published to leaseID whose frame was
 	// never written (the stream ended first): the call is accepted again
 	// and can be routed elsewhere. Its caller must know the frame was not

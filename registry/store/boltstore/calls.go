@@ -78,8 +78,9 @@ func routable(l store.Lease, c store.Call, now time.Time) bool {
 }
 
 // PublishCall implements [store.Store].
-func (s *Store) PublishCall(ctx context.Context, callID, leaseID string) (store.Call, error) {
+func (s *Store) PublishCall(ctx context.Context, callID, leaseID string) (store.Call, bool, error) {
 	var out store.Call
+	var published bool
 	err := s.write(ctx, func(t *txn) error {
 		c, ok, err := t.call(callID)
 		switch {
@@ -108,13 +109,13 @@ func (s *Store) PublishCall(ctx context.Context, callID, leaseID string) (store.
 			return fmt.Errorf("boltstore: publish call %q to lease %q: not a live active lease on the call's registration: %w",
 				callID, leaseID, store.ErrLeaseGone)
 		}
-		out = c
+		out, published = c, true
 		return t.publish(&out, leaseID)
 	})
 	if err != nil {
-		return store.Call{}, err
+		return store.Call{}, false, err
 	}
-	return out, nil
+	return out, published, nil
 }
 
 // SettleCall implements [store.Store]. The store keeps Result for

@@ -96,18 +96,29 @@ func testPublish(h *harness) {
 	o := h.register(other, "p3")
 	h.accept(call("c1", r), "")
 	h.advance(time.Second)
-	rec := h.publish("c1", a.Lease.ID)
+	rec, published := h.publishFlag("c1", a.Lease.ID)
 	h.wantCall(rec, "c1", store.CallPublished, "", a.Lease.ID)
 	h.wantTime("published at", rec.PublishedAt, h.now())
-	h.wantCall(h.publish("c1", b.Lease.ID), "c1", store.CallPublished, "", a.Lease.ID)
+	if !published {
+		h.t.Fatal("PublishCall(c1) published it but says it did not")
+	}
+	// Published once: neither another lease nor the same one publishes it
+	// again (a caller writes the frame only when published is true).
+	for _, lease := range []string{b.Lease.ID, a.Lease.ID} {
+		again, published := h.publishFlag("c1", lease)
+		h.wantCall(again, "c1", store.CallPublished, "", a.Lease.ID)
+		if published {
+			h.t.Fatalf("PublishCall(c1, %s) published a published call again", lease)
+		}
+	}
 	h.accept(call("c2", r), "")
 	h.release(b.Lease.ID)
 	for _, lease := range []string{"lease_unknown", b.Lease.ID, o.Lease.ID} {
-		_, err := h.s.PublishCall(h.ctx, "c2", lease)
+		_, _, err := h.s.PublishCall(h.ctx, "c2", lease)
 		h.wantErr("PublishCall(c2, "+lease+")", err, store.ErrLeaseGone)
 	}
 	h.wantStored("c2", store.CallAccepted, "", "")
-	_, err := h.s.PublishCall(h.ctx, "nope", a.Lease.ID)
+	_, _, err := h.s.PublishCall(h.ctx, "nope", a.Lease.ID)
 	h.wantErr("PublishCall(unknown call)", err, store.ErrUnknownCall)
 	h.settle(store.Settlement{CallID: "c1", LeaseID: a.Lease.ID, Outcome: store.OutcomeOK, Result: json.RawMessage(`1`)})
 	h.wantCall(h.publish("c1", a.Lease.ID), "c1", store.CallSettled, store.OutcomeOK, a.Lease.ID)
@@ -118,7 +129,7 @@ func testPublishAfterReplacement(h *harness) {
 	a := h.register(v1, "p1")
 	h.accept(call("c1", v1), "")
 	b := h.register(v2, "p2")
-	_, err := h.s.PublishCall(h.ctx, "c1", a.Lease.ID)
+	_, _, err := h.s.PublishCall(h.ctx, "c1", a.Lease.ID)
 	h.wantErr("PublishCall(draining lease)", err, store.ErrLeaseGone)
 	h.release(a.Lease.ID)
 	rec := h.publish("c1", b.Lease.ID)

@@ -88,8 +88,8 @@ func lifecycle(h *harness, r store.Registration, id, lease string, assign bool) 
 	if _, _, err := h.s.AcceptCall(h.ctx, c, ""); err != nil {
 		return err
 	}
-	if rec, err := h.s.PublishCall(h.ctx, id, lease); err != nil || rec.State != store.CallPublished {
-		return fmt.Errorf("PublishCall(%s, %s) = %s, %v; want published", id, lease, rec.State, err)
+	if rec, published, err := h.s.PublishCall(h.ctx, id, lease); err != nil || rec.State != store.CallPublished || !published {
+		return fmt.Errorf("PublishCall(%s, %s) = %s (published %t), %v; want published", id, lease, rec.State, published, err)
 	}
 	_, err := h.s.SettleCall(h.ctx, store.Settlement{CallID: id, LeaseID: lease, Outcome: store.OutcomeToolError, Error: "boom"})
 	return err

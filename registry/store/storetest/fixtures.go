@@ -72,11 +72,22 @@ func (h *harness) accept(c store.Call, assignTo string) store.Call {
 // publish publishes and fails the subtest on error.
 func (h *harness) publish(callID, leaseID string) store.Call {
 	h.t.Helper()
-	c, err := h.s.PublishCall(h.ctx, callID, leaseID)
+	c, _ := h.publishFlag(callID, leaseID)
+	return c
+}
+
+// publishFlag publishes, fails the subtest on error, and says whether this
+// call published.
+func (h *harness) publishFlag(callID, leaseID string) (store.Call, bool) {
+	h.t.Helper()
+	c, published, err := h.s.PublishCall(h.ctx, callID, leaseID)
 	if err != nil {
 		h.t.Fatalf("PublishCall(%s, %s): %v", callID, leaseID, err)
 	}
-	return c
+	if published != (c.State == store.CallPublished && c.LeaseID == leaseID && published) {
+		h.t.Fatalf("PublishCall(%s, %s) says published with the record %s on %q", callID, leaseID, c.State, c.LeaseID)
+	}
+	return c, published
 }
 
 // settle settles and fails the subtest on error.

@@ -55,7 +55,7 @@ func testDrain(h *harness) {
 		}
 	}
 	h.wantCall(h.accept(call("c1", r), a.Lease.ID), "c1", store.CallAccepted, "", "")
-	_, err = h.s.PublishCall(h.ctx, "c1", a.Lease.ID)
+	_, _, err = h.s.PublishCall(h.ctx, "c1", a.Lease.ID)
 	h.wantErr("PublishCall(draining lease)", err, store.ErrLeaseGone)
 	h.wantStored("c1", store.CallAccepted, "", "")
 }

@@ -33,7 +33,9 @@ func testReturnCall(h *harness) {
 	}
 	h.release(a.Lease.ID)
 	h.wantStored("c1", store.CallAccepted, "", "")
-	h.wantCall(h.publish("c1", b.Lease.ID), "c1", store.CallPublished, "", b.Lease.ID)
+	if again, published := h.publishFlag("c1", b.Lease.ID); !published {
+		h.t.Fatalf("PublishCall of a returned call: %s on %q, published false", again.State, again.LeaseID)
+	}
 
 	h.settle(store.Settlement{CallID: "c1", LeaseID: b.Lease.ID, Outcome: store.OutcomeOK, Result: json.RawMessage(`1`)})
 	got, err = h.s.ReturnCall(h.ctx, "c1", b.Lease.ID)
