@@ -17,6 +17,7 @@ import (
 
 	"github.com/quiver-go/quiver/internal/boundedinput"
 	"github.com/quiver-go/quiver/registry/bench"
+	"github.com/quiver-go/quiver/registry/stores"
 )
 
 // newBenchCommand returns quiver bench and its subcommands.
@@ -33,17 +34,18 @@ func newBenchCommand() *cobra.Command {
 
 // benchRegistryOptions are the flags of quiver bench registry.
 type benchRegistryOptions struct {
-	calls, concurrency, latencyCalls int
-	data                             dataFolder
-	json                             bool
-	cpuProfile                       string
+	calls, concurrency, latencyCalls, nodes int
+	store                                   storeFlags
+	data                                    dataFolder
+	json                                    bool
+	cpuProfile                              string
 }
 
 // newBenchRegistryCommand returns quiver bench registry.
 func newBenchRegistryCommand() *cobra.Command {
 	opts := benchRegistryOptions{data: dataFolder{temporary: true}}
 	cmd := &cobra.Command{
-		Use:   "registry [--calls N] [--concurrency C] [--data DIR] [--json]",
+		Use:   "registry [--calls N] [--concurrency C] [--data DIR | --store redis --redis-url URL [--nodes N]] [--json]",
 		Short: "Measure calls through the registry against direct HTTP calls",
 		Long: `Start a registry in this process, on the embedded store and a loopback port,
 serve a one-tool toolset (echo) with the provider SDK, and make --calls
@@ -62,7 +64,11 @@ file. The command exits 1 if a call was lost or duplicated.
 
 The store is in a temporary folder, removed afterwards, unless --data DIR
 names one (its registry.db is kept). The figures depend on the machine,
-its load and its disk: the store syncs every commit.`,
+its load and its disk: the store syncs every commit. With --store redis
+--redis-url URL the registry runs on that Redis (its keys under a prefix of
+the run's own, deleted afterwards), as --nodes nodes sharing it: the
+provider's stream is on the last node and the consumers call through every
+node in turn, so most calls cross from one node to another.`,
 		Example: `  quiver bench registry --calls 200
   quiver bench registry --calls 200 --concurrency 8 --json`,
 		Args: noArgs,
@@ -73,11 +79,19 @@ its load and its disk: the store syncs every commit.`,
 			if opts.concurrency < 1 {
 				return usagef("--concurrency %d: want at least 1", opts.concurrency)
 			}
+			if err := opts.store.check(); err != nil {
+				return err
+			}
+			if opts.nodes < 1 || (opts.nodes > 1 && opts.store.kind != stores.Redis) {
+				return usagef("--nodes %d: want 1, or more with --store redis (nodes share a store)", opts.nodes)
+			}
 			return runBenchRegistry(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), opts)
 		},
 	}
 	f := cmd.Flags()
 	f.IntVar(&opts.calls, "calls", bench.DefaultCalls, "calls on each path")
+	f.IntVar(&opts.nodes, "nodes", 1, "registry nodes sharing the store (--store redis)")
+	opts.store.addFlags(cmd)
 	f.IntVar(&opts.concurrency, "concurrency", bench.DefaultConcurrency, "consumers calling at once on each path")
 	f.IntVar(&opts.latencyCalls, "latency-calls", 0, "calls made one at a time on each path after the loaded phase (default calls/10, at most 2000; -1 skips them)")
 	opts.data.addFlag(cmd)
@@ -113,7 +127,11 @@ type jsonBenchPath struct {
 }
 
 type jsonBenchFile struct {
-	File  string `json:"file"`
+	Kind     string `json:"kind"`
+	Describe string `json:"describe"`
+	Nodes    int    `json:"nodes"`
+	// File and Bytes are the embedded store's file and its size.
+	File  string `json:"file,omitempty"`
 	Bytes int64  `json:"bytes"`
 	// Kept is false when the file was in a temporary folder, removed.
 	Kept bool `json:"kept"`
@@ -141,6 +159,7 @@ func runBenchRegistry(ctx context.Context, stdout, stderr io.Writer, opts benchR
 	}
 	res, err := bench.Run(ctx, bench.Options{
 		Calls: opts.calls, Concurrency: opts.concurrency, LatencyCalls: opts.latencyCalls, Dir: dir,
+		Store: opts.store.kind, RedisURL: opts.store.redisURL, Nodes: opts.nodes,
 		Logger: slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
 	})
 	if err != nil {
@@ -152,7 +171,7 @@ func runBenchRegistry(ctx context.Context, stdout, stderr io.Writer, opts benchR
 		OverheadP50Ms: ms(res.OverheadP50), Lost: res.Lost, Duplicated: res.Duplicated,
 		LatencyCalls: res.RegistryOne.Calls, RegistryOne: benchPath(res.RegistryOne), DirectOne: benchPath(res.DirectOne),
 		OverheadP50OneMs: ms(res.OverheadP50One),
-		Store:            jsonBenchFile{File: res.StoreFile, Bytes: res.StoreBytes, Kept: opts.data.flagGiven},
+		Store:            jsonBenchFile{Kind: opts.store.kind, Describe: res.Store, Nodes: res.Nodes, File: res.StoreFile, Bytes: res.StoreBytes, Kept: opts.data.flagGiven},
 	}
 	if opts.json {
 		if err := writeJSON(stdout, out); err != nil {
@@ -182,7 +201,11 @@ func printBench(w io.Writer, out jsonBench) error {
 		kept = "kept"
 	}
 	fmt.Fprintf(w, "calls    %d on each path, %d concurrent consumers\n", out.Calls, out.Concurrency)
-	fmt.Fprintf(w, "store    embedded bbolt, %s (%s): %s\n\n", out.Store.File, kept, strings.ReplaceAll(boundedinput.FormatSize(out.Store.Bytes), " ", ""))
+	if out.Store.File != "" {
+		fmt.Fprintf(w, "store    embedded bbolt, %s (%s): %s\n\n", out.Store.File, kept, strings.ReplaceAll(boundedinput.FormatSize(out.Store.Bytes), " ", ""))
+	} else {
+		fmt.Fprintf(w, "store    %s, %d node(s)\n\n", out.Store.Describe, out.Store.Nodes)
+	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "PATH\tCALLS/S\tP50\tP99\tFAILED")
 	fmt.Fprintf(tw, "registry\t%.0f\t%.3fms\t%.3fms\t%d\n", out.Registry.CallsPerSecond, out.Registry.P50Ms, out.Registry.P99Ms, out.Registry.Failed)

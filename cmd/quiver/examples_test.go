@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/quiver-go/quiver/internal/redistest"
 	"net"
 	"strings"
 	"testing"
@@ -66,12 +67,14 @@ var servingCommands = map[string]bool{"quiver registry serve": true}
 // catalog. Every command that does something has examples. The registry's
 // client commands talk to a registry serving the embedded workspace
 // catalog ($QUIVER_REGISTRY_URL); quiver registry serve keeps its data
-// under a temporary $XDG_DATA_HOME.
+// under a temporary $XDG_DATA_HOME, or in a test redis-server
+// ($QUIVER_REDIS_URL).
 func TestHelpExamplesRun(t *testing.T) {
 	t.Chdir(t.TempDir())
 	t.Setenv("XDG_DATA_HOME", t.TempDir())
 	t.Setenv(envRegistryURL, startRegistry(t).URL)
 	t.Setenv(envRegistryKey, "")
+	t.Setenv("QUIVER_REDIS_URL", redistest.Start(t, redistest.Options{}).URL())
 	ran := 0
 	for _, cmd := range commands(newRootCommand()) {
 		if cmd.Example == "" {

@@ -10,7 +10,6 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
@@ -19,11 +18,8 @@ import (
 
 	"github.com/quiver-go/quiver/internal/boundedinput"
 	"github.com/quiver-go/quiver/registry/server"
-	"github.com/quiver-go/quiver/registry/store/boltstore"
+	"github.com/quiver-go/quiver/registry/stores"
 )
-
-// registryStoreFile is the store's file name in the data folder.
-const registryStoreFile = "registry.db"
 
 // Timeouts of quiver registry serve's HTTP server. There is no write
 // timeout: provider streams last as long as their lease.
@@ -42,18 +38,24 @@ type serveOptions struct {
 	maxBody   string
 	leaseTTL  time.Duration
 	retention time.Duration
+	store     storeFlags
 }
 
 // newRegistryServeCommand returns quiver registry serve.
 func newRegistryServeCommand() *cobra.Command {
 	var opts serveOptions
 	cmd := &cobra.Command{
-		Use:   "serve [--addr HOST:PORT] [--data DIR] [--keys FILE] [--max-body SIZE] [--lease-ttl D] [--retention D]",
-		Short: "Run a tool registry on the embedded store",
+		Use:   "serve [--addr HOST:PORT] [--data DIR] [--keys FILE] [--store embedded|redis --redis-url URL] [--max-body SIZE] [--lease-ttl D] [--retention D]",
+		Short: "Run a tool registry node",
 		Long: `Run a tool registry on --addr: the API under /v1, its OpenAPI document at
 /openapi.json and the probes /healthz and /readyz. Its state is kept in an
 embedded bbolt store, registry.db in the data folder --data DIR (created if
-missing); one registry at a time may use a data folder.
+missing); one registry at a time may use a data folder. With --store redis
+--redis-url URL its state is in Redis instead, and several nodes started
+with the same Redis (and --redis-prefix) are one registry: any node accepts
+a call, the node holding the provider's stream hands it over
+(docs/registry.md, "Several nodes"). --redis-url defaults to
+$QUIVER_REDIS_URL.
 
 --keys FILE holds the API keys: {"keys": [{"name": "ci", "key": "<secret>"
 (or "sha256": "<hex digest of the secret>"), "role": "provider", "consumer"
@@ -72,7 +74,8 @@ folder), provider streams end, the store is closed.
 provider's lease lasts without renewal, --retention how long settled call
 records are kept for retries to read.`,
 		Example: `  quiver registry serve
-  quiver registry serve --addr 127.0.0.1:7421 --data registry-data --lease-ttl 30s`,
+  quiver registry serve --addr 127.0.0.1:7421 --data registry-data --lease-ttl 30s
+  quiver registry serve --addr 127.0.0.1:7422 --store redis`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			maxBody, err := opts.check()
@@ -89,6 +92,7 @@ records are kept for retries to read.`,
 	f.StringVar(&opts.maxBody, "max-body", strings.ReplaceAll(boundedinput.FormatSize(server.DefaultMaxBodyBytes), " ", ""), "largest request body `SIZE`, e.g. 4MiB or 10MB")
 	f.DurationVar(&opts.leaseTTL, "lease-ttl", server.DefaultLeaseTTL, "how long a provider's lease lasts without renewal, at least 1s")
 	f.DurationVar(&opts.retention, "retention", server.DefaultRetention, "how long settled call records are kept")
+	opts.store.addFlags(cmd)
 	return cmd
 }
 
@@ -110,6 +114,9 @@ func (o *serveOptions) check() (int64, error) {
 	}
 	if o.retention <= 0 {
 		return 0, usagef("--retention %s: want a positive duration", o.retention)
+	}
+	if err := o.store.check(); err != nil {
+		return 0, err
 	}
 	return maxBody, nil
 }
@@ -133,9 +140,11 @@ func runServe(ctx context.Context, stdout, stderr io.Writer, opts serveOptions, 
 			return err
 		}
 	}
-	dir, _, err := opts.data.open()
-	if err != nil {
-		return err
+	dir := ""
+	if opts.store.kind == stores.Embedded {
+		if dir, _, err = opts.data.open(); err != nil {
+			return err
+		}
 	}
 	ln, err := net.Listen("tcp", opts.addr)
 	if err != nil {
@@ -149,22 +158,22 @@ func runServe(ctx context.Context, stdout, stderr io.Writer, opts serveOptions, 
 		return fmt.Errorf("--addr %s listens on %s, not on loopback, and there is no --keys: pass --keys FILE", opts.addr, ln.Addr())
 	}
 
-	file := filepath.Join(dir, registryStoreFile)
-	st, err := boltstore.Open(file)
-	if errors.Is(err, boltstore.ErrInUse) {
-		return fmt.Errorf("data folder %s is in use by another registry (%s is locked): stop that registry, or pass --data with another folder", dir, file)
-	}
+	node, err := stores.Open(ctx, opts.store.config(dir))
 	if err != nil {
 		return err
 	}
+	closed := false
 	defer func() {
-		if cerr := st.Close(); cerr != nil && err == nil {
+		if closed {
+			return
+		}
+		if cerr := node.Close(); cerr != nil && err == nil {
 			err = cerr
 		}
 	}()
 	log := slog.New(slog.NewTextHandler(stderr, nil))
 	svc, err := server.New(ctx, server.Config{
-		Store: st, Keys: keys, Logger: log,
+		Store: node.Store, Bus: node.Bus, Keys: keys, Logger: log,
 		MaxBodyBytes: maxBody, LeaseTTL: opts.leaseTTL, Retention: opts.retention,
 	})
 	if err != nil {
@@ -185,8 +194,10 @@ func runServe(ctx context.Context, stdout, stderr io.Writer, opts serveOptions, 
 	}
 	fmt.Fprintf(stdout, "registry  %s\n", url)
 	fmt.Fprintf(stdout, "openapi   %s/openapi.json\n", url)
-	fmt.Fprintf(stdout, "store     embedded bbolt, %s\n", file)
-	fmt.Fprintf(stdout, "data      %s\n", dir)
+	fmt.Fprintf(stdout, "store     %s\n", node.Describe)
+	if dir != "" {
+		fmt.Fprintf(stdout, "data      %s\n", dir)
+	}
 	fmt.Fprintf(stdout, "keys      %s\n", access)
 	fmt.Fprintf(stdout, "Serving until Ctrl-C (SIGINT) or SIGTERM.\n")
 
@@ -207,7 +218,8 @@ func runServe(ctx context.Context, stdout, stderr io.Writer, opts serveOptions, 
 	if err := hs.Shutdown(sdctx); err != nil {
 		_ = hs.Close()
 	}
-	if err := st.Close(); err != nil {
+	closed = true
+	if err := node.Close(); err != nil {
 		return err
 	}
 	fmt.Fprintln(stdout, "Registry stopped.")

@@ -12,14 +12,13 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"path/filepath"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	"github.com/quiver-go/quiver/registry"
 	gen "github.com/quiver-go/quiver/registry/gen/registry"
-	"github.com/quiver-go/quiver/registry/server"
-	"github.com/quiver-go/quiver/registry/store/boltstore"
+	"github.com/quiver-go/quiver/registry/stores"
 )
 
 // Defaults of Options.
@@ -42,8 +41,18 @@ type Options struct {
 	// the loaded phase, for the overhead of the registry itself with no
 	// queue in front of it (Calls/10, at most 2000, when 0; -1 skips it).
 	LatencyCalls int
-	// Dir is the data folder; the store is Dir/registry.db. Required.
+	// Dir is the data folder; the embedded store is Dir/registry.db.
+	// Required for the embedded store.
 	Dir string
+	// Store is stores.Embedded (default) or stores.Redis.
+	Store string
+	// RedisURL is the Redis of the Redis store. The run's keys go under a
+	// prefix of their own, deleted at the end.
+	RedisURL string
+	// Nodes is how many registry nodes share the store (Redis only; 1 by
+	// default). The provider's stream is on the last node; consumers call
+	// through every node in turn.
+	Nodes int
 	// Logger receives the registry's and the provider's logs; none when
 	// nil.
 	Logger *slog.Logger
@@ -70,9 +79,12 @@ type Result struct {
 	// call) did not come back ok with their result; Duplicated how many
 	// call ids the executor ran more than once, on either path.
 	Lost, Duplicated int
-	// StoreFile is the store's path; StoreBytes its size once closed.
+	// StoreFile is the embedded store's path; StoreBytes its size once
+	// closed. Store describes the store; Nodes is how many nodes served.
 	StoreFile  string
 	StoreBytes int64
+	Store      string
+	Nodes      int
 }
 
 // Run starts a registry on the embedded store in o.Dir on a loopback
@@ -91,40 +103,39 @@ func Run(ctx context.Context, o Options) (res *Result, err error) {
 	if o.LatencyCalls == 0 {
 		o.LatencyCalls = min(max(o.Calls/10, 1), 2000)
 	}
+	if o.Nodes == 0 {
+		o.Nodes = 1
+	}
 	switch {
 	case o.Calls < 1 || o.Concurrency < 1:
 		return nil, fmt.Errorf("bench: calls %d and concurrency %d must be at least 1", o.Calls, o.Concurrency)
-	case o.Dir == "":
+	case o.Store != stores.Redis && o.Dir == "":
 		return nil, errors.New("bench: no data folder")
+	case o.Store != stores.Redis && o.Nodes != 1:
+		return nil, fmt.Errorf("bench: %d nodes need a store they share: the Redis store", o.Nodes)
 	}
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	file := filepath.Join(o.Dir, StoreFile)
-	st, err := boltstore.Open(file)
+	prefix, err := runPrefix()
+	if err != nil {
+		return nil, err
+	}
+	nodes, err := startNodes(ctx, o, prefix)
 	if err != nil {
 		return nil, err
 	}
 	defer func() {
-		if cerr := st.Close(); cerr != nil && err == nil {
+		if cerr := nodes.stop(); cerr != nil && err == nil {
 			err = cerr
 		}
-		if err == nil {
-			if fi, serr := os.Stat(file); serr == nil {
+		if err == nil && nodes.file != "" {
+			if fi, serr := os.Stat(nodes.file); serr == nil {
 				res.StoreBytes = fi.Size()
 			}
 		}
 	}()
-	svc, err := server.New(ctx, server.Config{Store: st, Logger: o.Logger})
-	if err != nil {
-		return nil, err
-	}
-	defer svc.Close()
-	regURL, stopRegistry, err := serveHTTP(svc.Handler(), o.Logger)
-	if err != nil {
-		return nil, err
-	}
-	defer stopRegistry()
+	regURL := nodes.urls[len(nodes.urls)-1]
 
 	// The clients' idle connections are closed before the servers stop:
 	// a connection dialed and never used holds http.Server.Shutdown back
@@ -163,11 +174,13 @@ func Run(ctx context.Context, o Options) (res *Result, err error) {
 	defer clients.CloseIdleConnections()
 	direct := &directClient{url: directURL + "/call", http: clients}
 
-	consumer, err := registry.NewClient(regURL, registry.WithHTTPClient(clients))
-	if err != nil {
-		return nil, err
+	consumers := make([]*registry.Client, len(nodes.urls))
+	for i, u := range nodes.urls {
+		if consumers[i], err = registry.NewClient(u, registry.WithHTTPClient(clients)); err != nil {
+			return nil, err
+		}
 	}
-	token, err := waitProvider(ctx, consumer, served)
+	token, err := waitProvider(ctx, consumers[0], served)
 	if err != nil {
 		select {
 		case <-served:
@@ -178,11 +191,9 @@ func Run(ctx context.Context, o Options) (res *Result, err error) {
 		}
 		return nil, err
 	}
-	prefix, err := runPrefix()
-	if err != nil {
-		return nil, err
-	}
+	var turn atomic.Uint64
 	viaRegistry := func(ctx context.Context, id, text string) error {
+		consumer := consumers[int(turn.Add(1)%uint64(len(consumers)))]
 		out, err := consumer.CallResolvedTool(ctx, &gen.CallResolvedToolPayload{
 			Toolset: ToolsetName, Tool: ToolName, Token: token, CallID: id,
 			Payload: payloadOf(text), TimeoutMs: 30000,
@@ -200,7 +211,7 @@ func Run(ctx context.Context, o Options) (res *Result, err error) {
 		return checkResult(id, text, raw)
 	}
 
-	res = &Result{Calls: o.Calls, Concurrency: o.Concurrency, StoreFile: file}
+	res = &Result{Calls: o.Calls, Concurrency: o.Concurrency, StoreFile: nodes.file, Store: nodes.describe, Nodes: len(nodes.urls)}
 	// One call on each path first: the provider's stream is attached and
 	// both paths have run once before the clock starts.
 	if err := viaDirect(ctx, prefix+"-dw", "warm-up"); err != nil {

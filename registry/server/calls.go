@@ -69,7 +69,7 @@ func (s *Service) CallResolvedTool(ctx context.Context, p *gen.CallResolvedToolP
 	// queue is bounded.
 	leaseID, reserved := s.router.reserve(p.Token, p.CallID)
 	if !reserved {
-		switch n, err := s.bus.Waiting(ctx, p.Token); {
+		switch n, err := s.queued.waiting(ctx, s.bus, p.Token, s.shared); {
 		case err != nil:
 			return nil, gen.MakeUnavailable(fmt.Errorf("the registry's bus failed: %w; retry with the same call id", err))
 		case n >= s.cfg.MaxQueue:
@@ -109,6 +109,7 @@ func (s *Service) CallResolvedTool(ctx context.Context, p *gen.CallResolvedToolP
 	if rec.State == store.CallPublished {
 		s.deliver(ctx, rec)
 	} else {
+		s.queued.offered(rec.Token)
 		s.offer(ctx, rec.Token, rec.ID)
 	}
 	return s.wait(ctx, rec, wt)

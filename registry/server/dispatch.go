@@ -40,26 +40,32 @@ func (s *Service) pull(ctx context.Context, c *conn) {
 			continue
 		}
 		fail = 10 * time.Millisecond
+		// The room is held here, in order, and the calls published at once
+		// (each is a store write of its own).
 		for _, id := range ids {
-			s.publishTaken(ctx, c.leaseID, lease.Token, id)
+			if !s.router.hold(c.leaseID, id, true) {
+				s.offer(context.WithoutCancel(ctx), lease.Token, id)
+				s.ack(lease.Token, id)
+				continue
+			}
+			go s.publishTaken(ctx, c.leaseID, lease.Token, id)
 		}
 	}
 }
 
-// publishTaken publishes a call taken from the bus to leaseID and writes
-// its frame — only when this node published it: a call offered twice is
-// published once.
+// ack acknowledges a taken call on the bus.
+func (s *Service) ack(token, id string) {
+	if err := s.bus.Ack(context.Background(), token, id); err != nil {
+		s.log.Warn("registry: ack a taken call", "call", id, "err", err)
+	}
+}
+
+// publishTaken publishes a call taken from the bus, held in leaseID's
+// hand, and writes its frame — only when this node published it: a call
+// offered twice is published once.
 func (s *Service) publishTaken(ctx context.Context, leaseID, token, id string) {
 	ctx = context.WithoutCancel(ctx)
-	defer func() {
-		if err := s.bus.Ack(ctx, token, id); err != nil {
-			s.log.Warn("registry: ack a taken call", "call", id, "err", err)
-		}
-	}()
-	if !s.router.hold(leaseID, id, true) {
-		s.offer(ctx, token, id)
-		return
-	}
+	defer s.ack(token, id)
 	rec, published, err := s.store.PublishCall(ctx, id, leaseID)
 	switch {
 	case errors.Is(err, store.ErrUnknownCall):

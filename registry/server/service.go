@@ -30,6 +30,7 @@ type Service struct {
 
 	router  *router
 	waiters *waiters
+	queued  queueLengths
 	// changed is closed and replaced whenever the catalog revision grows.
 	changedMu sync.Mutex
 	changed   chan struct{}

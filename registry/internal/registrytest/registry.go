@@ -6,20 +6,21 @@ import (
 	"log/slog"
 	"net"
 	"net/http/httptest"
-	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/quiver-go/quiver/registry"
 	"github.com/quiver-go/quiver/registry/server"
-	"github.com/quiver-go/quiver/registry/store/boltstore"
+	"github.com/quiver-go/quiver/registry/store"
+	"github.com/quiver-go/quiver/registry/stores"
 )
 
 // Registry is a registry server running in the test's process.
 type Registry struct {
 	URL     string
 	Service *server.Service
-	Store   *boltstore.Store
+	Store   store.Store
+	bus     server.Bus
 	Dir     string
 	Addr    string
 	http    *httptest.Server
@@ -44,6 +45,12 @@ type Options struct {
 	// Addr is the loopback address to listen on ("127.0.0.1:0" picks a
 	// port); a restarted registry listens where the old one did.
 	Addr string
+	// RedisURL, when set, runs the node on the Redis store and bus there
+	// (Dir is then unused); nodes with the same RedisURL and Prefix share
+	// one registry.
+	RedisURL string
+	// Prefix is the Redis key prefix ("quiver:registry:" when empty).
+	Prefix string
 	// Keys configures API keys; nil serves everyone as admin.
 	Keys *server.Keys
 	// LeaseTTL defaults to 2s here, so lease tests stay short.
@@ -63,17 +70,20 @@ func Start(t testing.TB, o Options) *Registry {
 	if o.LeaseTTL == 0 {
 		o.LeaseTTL = 2 * time.Second
 	}
-	st, err := boltstore.Open(filepath.Join(o.Dir, "registry.db"))
+	st, bus, err := open(o)
 	if err != nil {
 		t.Fatal(err)
 	}
 	svc, err := server.New(context.Background(), server.Config{
-		Store: st, Keys: o.Keys, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Store: st, Bus: bus, Keys: o.Keys, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
 		LeaseTTL: o.LeaseTTL, MaxBodyBytes: o.MaxBodyBytes, MaxQueue: o.MaxQueue,
 		PublishedGrace: o.PublishedGrace, PingInterval: o.PingInterval,
 	})
 	if err != nil {
 		st.Close()
+		if bus != nil {
+			bus.Close()
+		}
 		t.Fatal(err)
 	}
 	hs := httptest.NewUnstartedServer(svc.Handler())
@@ -88,7 +98,7 @@ func Start(t testing.TB, o Options) *Registry {
 		hs.Listener = l
 	}
 	hs.Start()
-	r := &Registry{URL: hs.URL, Addr: hs.Listener.Addr().String(), Service: svc, Store: st, Dir: o.Dir, http: hs, opts: o}
+	r := &Registry{URL: hs.URL, Addr: hs.Listener.Addr().String(), Service: svc, Store: st, bus: bus, Dir: o.Dir, http: hs, opts: o}
 	t.Cleanup(r.Close)
 	return r
 }
@@ -102,6 +112,9 @@ func (r *Registry) Close() {
 	r.Service.Close()
 	r.http.Close()
 	r.Store.Close()
+	if r.bus != nil {
+		r.bus.Close()
+	}
 	r.http = nil
 }
 
@@ -141,4 +154,18 @@ func Serve(t testing.TB, c *registry.Client, reg registry.Registration, exec reg
 	}
 	t.Cleanup(func() { _ = stop() })
 	return stop
+}
+
+// open opens the node's store and bus: Redis when o.RedisURL is set, the
+// embedded store in o.Dir (and the server's local bus) otherwise.
+func open(o Options) (store.Store, server.Bus, error) {
+	c := stores.Config{Kind: stores.Embedded, Dir: o.Dir}
+	if o.RedisURL != "" {
+		c = stores.Config{Kind: stores.Redis, RedisURL: o.RedisURL, Prefix: o.Prefix}
+	}
+	n, err := stores.Open(context.Background(), c)
+	if err != nil {
+		return nil, nil, err
+	}
+	return n.Store, n.Bus, nil
 }
