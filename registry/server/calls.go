@@ -32,6 +32,11 @@ func (s *Service) CallResolvedTool(ctx context.Context, p *gen.CallResolvedToolP
 		if prev.Toolset != p.Toolset || prev.Tool != p.Tool || prev.Digest != digest {
 			return nil, gen.MakeCallIDConflict(fmt.Errorf("call id %q was used by a call to %s.%s with another payload: use a new call id for a new call", p.CallID, prev.Toolset, prev.Tool))
 		}
+		if prev.State == store.CallAccepted {
+			// Its offer may have died with the node that accepted it; a call
+			// offered twice is published once.
+			s.offer(ctx, prev.Token, prev.ID)
+		}
 		return s.await(ctx, prev)
 	} else if !errors.Is(err, store.ErrUnknownCall) {
 		return nil, unavailable(err)
@@ -95,6 +100,8 @@ func (s *Service) CallResolvedTool(ctx context.Context, p *gen.CallResolvedToolP
 	case errors.Is(err, store.ErrUnknownToolset):
 		return nil, gen.MakeUnknownToolset(fmt.Errorf("toolset %q was removed: list the registry's toolsets", p.Toolset))
 	case err != nil:
+		// The write may have happened, its answer lost.
+		go s.afterLostWrite(p.CallID, leaseID)
 		return nil, unavailable(err)
 	case !created:
 		return s.await(ctx, rec)

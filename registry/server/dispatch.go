@@ -70,12 +70,14 @@ func (s *Service) publishTaken(ctx context.Context, leaseID, token, id string) {
 	switch {
 	case errors.Is(err, store.ErrUnknownCall):
 		s.router.unreserve(leaseID, id) // purged: nothing to route
-	case err != nil:
+	case errors.Is(err, store.ErrLeaseGone):
 		s.router.unreserve(leaseID, id)
-		if !errors.Is(err, store.ErrLeaseGone) {
-			s.log.Error("registry: publish call", "call", id, "err", err)
-		}
 		s.offer(ctx, token, id)
+	case err != nil:
+		// The write may have happened, its answer lost.
+		s.router.unreserve(leaseID, id)
+		s.log.Error("registry: publish call", "call", id, "err", err)
+		s.afterLostWrite(id, leaseID)
 	case published:
 		s.deliver(ctx, rec)
 	default:
@@ -132,4 +134,36 @@ func sleep(ctx context.Context, d time.Duration) {
 	case <-t.C:
 	case <-ctx.Done():
 	}
+}
+
+// afterLostWrite finishes what a write that may have published a call to
+// leaseID left when its answer was lost (the store went away after
+// running it): the call is published to leaseID with its frame never
+// written — write it now — or still accepted — offer it again — or not
+// recorded at all. It reads the record until the store answers, for a
+// while; past that, the sweep settles the call at its deadline.
+func (s *Service) afterLostWrite(id, leaseID string) {
+	ctx := context.Background()
+	wait := 20 * time.Millisecond
+	for range 30 {
+		rec, err := s.store.GetCall(ctx, id)
+		switch {
+		case errors.Is(err, store.ErrUnknownCall):
+			return
+		case err != nil:
+			sleep(ctx, wait)
+			wait = min(wait*2, time.Second)
+			continue
+		case rec.State == store.CallPublished && leaseID != "" && rec.LeaseID == leaseID:
+			if s.router.hold(leaseID, id, false) {
+				s.waiters.track(rec)
+				s.deliver(ctx, rec)
+			}
+		case rec.State == store.CallAccepted:
+			s.waiters.track(rec)
+			s.offer(ctx, rec.Token, rec.ID)
+		}
+		return
+	}
+	s.log.Error("registry: a call's record stayed unreadable after a lost write", "call", id)
 }

@@ -101,9 +101,9 @@ func New(ctx context.Context, cfg Config) (*Service, error) {
 	return s, nil
 }
 
-// recover tracks the calls a previous process left unsettled and, on a bus
-// of one node (whose queues died with the process), offers the accepted
-// ones again. A shared bus kept its queues.
+// recover tracks the calls a previous process left unsettled and offers
+// the accepted ones again: a local bus's queues died with the process, and
+// a shared bus may lack a call whose node died before offering it.
 func (s *Service) recover(ctx context.Context) error {
 	calls, err := s.store.Unsettled(ctx)
 	if err != nil {
@@ -111,7 +111,9 @@ func (s *Service) recover(ctx context.Context) error {
 	}
 	for _, c := range calls {
 		s.waiters.track(c)
-		if c.State == store.CallAccepted && !s.shared {
+		// On a shared bus too: this node may have died between recording a
+		// call and offering it. A call offered twice is published once.
+		if c.State == store.CallAccepted {
 			s.offer(ctx, c.Token, c.ID)
 		}
 	}
