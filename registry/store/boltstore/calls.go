@@ -13,11 +13,8 @@ import (
 // outcome fields are the store's; AcceptedAt is the caller's, or the
 // store's clock when zero.
 func (s *Store) AcceptCall(ctx context.Context, call store.Call, assignTo string) (store.Call, bool, error) {
-	switch {
-	case call.ID == "":
-		return store.Call{}, false, fmt.Errorf("boltstore: accept call: no call id")
-	case len(call.Payload) > 0 && !json.Valid(call.Payload):
-		return store.Call{}, false, fmt.Errorf("boltstore: accept call %q: the payload is not valid JSON", call.ID)
+	if err := store.CheckCall(call); err != nil {
+		return store.Call{}, false, fmt.Errorf("boltstore: %w", err)
 	}
 	var out store.Call
 	var created bool

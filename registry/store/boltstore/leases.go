@@ -1,8 +1,6 @@
 package boltstore
 
 import (
-	"crypto/rand"
-	"encoding/hex"
 	"fmt"
 	"time"
 
@@ -12,11 +10,7 @@ import (
 )
 
 // newLeaseID returns a random lease id.
-func newLeaseID() string {
-	var b [16]byte
-	rand.Read(b[:]) // never fails (crypto/rand, Go 1.24+)
-	return "lease_" + hex.EncodeToString(b[:])
-}
+func newLeaseID() string { return store.NewLeaseID() }
 
 // live reports whether a stored lease has not expired at now: a lease past
 // its expiry is not live even before ExpireLeases ends it.

@@ -2,7 +2,6 @@ package boltstore
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"time"
 
@@ -28,23 +27,10 @@ func (s *Store) Register(ctx context.Context, in store.RegisterInput) (store.Reg
 }
 
 func checkRegister(in store.RegisterInput) error {
-	r := in.Registration
-	var problem string
-	switch {
-	case r.Toolset == "":
-		problem = "no toolset name"
-	case r.Token == "":
-		problem = "no token"
-	case in.TTL <= 0:
-		problem = fmt.Sprintf("TTL %v: must be positive", in.TTL)
-	case in.MaxInFlight <= 0:
-		problem = fmt.Sprintf("max in flight %d: must be positive", in.MaxInFlight)
-	case len(r.Declaration) > 0 && !json.Valid(r.Declaration):
-		problem = "the declaration is not valid JSON"
-	default:
-		return nil
+	if err := in.Check(); err != nil {
+		return fmt.Errorf("%s: %w", "boltstore", err)
 	}
-	return fmt.Errorf("boltstore: register %q revision %q: %s", r.Toolset, r.Revision, problem)
+	return nil
 }
 
 // registerStep is what Register does with a registration.

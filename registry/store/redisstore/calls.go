@@ -18,11 +18,8 @@ import (
 // The record's state, lease and outcome fields are the store's; AcceptedAt
 // is the caller's, or the store's clock when zero.
 func (s *Store) AcceptCall(ctx context.Context, call store.Call, assignTo string) (store.Call, bool, error) {
-	switch {
-	case call.ID == "":
-		return store.Call{}, false, fmt.Errorf("redisstore: accept call: no call id")
-	case len(call.Payload) > 0 && !json.Valid(call.Payload):
-		return store.Call{}, false, fmt.Errorf("redisstore: accept call %q: the payload is not valid JSON", call.ID)
+	if err := store.CheckCall(call); err != nil {
+		return store.Call{}, false, fmt.Errorf("redisstore: %w", err)
 	}
 	var accepted string
 	if !call.AcceptedAt.IsZero() {

@@ -2,8 +2,6 @@ package redisstore
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -58,31 +56,14 @@ func (s *Store) Register(ctx context.Context, in store.RegisterInput) (store.Reg
 }
 
 func checkRegister(in store.RegisterInput) error {
-	r := in.Registration
-	var problem string
-	switch {
-	case r.Toolset == "":
-		problem = "no toolset name"
-	case r.Token == "":
-		problem = "no token"
-	case in.TTL <= 0:
-		problem = fmt.Sprintf("TTL %v: must be positive", in.TTL)
-	case in.MaxInFlight <= 0:
-		problem = fmt.Sprintf("max in flight %d: must be positive", in.MaxInFlight)
-	case len(r.Declaration) > 0 && !json.Valid(r.Declaration):
-		problem = "the declaration is not valid JSON"
-	default:
-		return nil
+	if err := in.Check(); err != nil {
+		return fmt.Errorf("%s: %w", "redisstore", err)
 	}
-	return fmt.Errorf("redisstore: register %q revision %q: %s", r.Toolset, r.Revision, problem)
+	return nil
 }
 
 // newLeaseID returns a random lease id.
-func newLeaseID() string {
-	var b [16]byte
-	rand.Read(b[:]) // never fails (crypto/rand, Go 1.24+)
-	return "lease_" + hex.EncodeToString(b[:])
-}
+func newLeaseID() string { return store.NewLeaseID() }
 
 // Renew implements [store.Store]: the lease's expiry moves to the store's
 // clock plus its TTL.
