@@ -11,11 +11,11 @@ import (
 	"github.com/quiver-go/quiver/registry/store"
 )
 
-// streamSetup runs a registry whose listener can break call streams, and
+// streamSetup runs a registry on b whose listener can break call streams, and
 // one provider in this process (room for 8 calls) logging its executions.
-func streamSetup(t *testing.T, leaseTTL, grace time.Duration) (*faultRegistry, *registry.Client, string, string) {
+func streamSetup(t *testing.T, b *backend, leaseTTL, grace time.Duration) (*faultRegistry, *registry.Client, string, string) {
 	t.Helper()
-	r := startFaultRegistry(t, leaseTTL, grace)
+	r := startFaultRegistry(t, b, leaseTTL, grace)
 	c := client(t, r.URL)
 	exec, logPath := newExecLog(t, t.TempDir(), "p")
 	registrytest.Serve(t, client(t, r.URL), registry.Registration{
@@ -54,7 +54,11 @@ func recordOf(t *testing.T, st store.Store, id string) store.Call {
 // after the grace to check the record's outcome is the same.
 func TestStreamCutKeepsServingOnTheSameLease(t *testing.T) {
 	t.Parallel()
-	r, c, token, logPath := streamSetup(t, 5*time.Second, 200*time.Millisecond)
+	eachStore(t, streamCutKeepsServingOnTheSameLease)
+}
+
+func streamCutKeepsServingOnTheSameLease(t *testing.T, b *backend) {
+	r, c, token, logPath := streamSetup(t, b, 5*time.Second, 200*time.Millisecond)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 
@@ -143,7 +147,11 @@ func TestStreamCutKeepsServingOnTheSameLease(t *testing.T) {
 // outcome_unknown at its deadline; it never runs.
 func TestStreamStalledThenCutRoutesUnwrittenCallsAgain(t *testing.T) {
 	t.Parallel()
-	r, c, token, logPath := streamSetup(t, 5*time.Second, 200*time.Millisecond)
+	eachStore(t, streamStalledThenCutRoutesUnwrittenCallsAgain)
+}
+
+func streamStalledThenCutRoutesUnwrittenCallsAgain(t *testing.T, b *backend) {
+	r, c, token, logPath := streamSetup(t, b, 5*time.Second, 200*time.Millisecond)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 

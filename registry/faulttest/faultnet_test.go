@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"net"
 	"net/http/httptest"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
@@ -16,7 +15,6 @@ import (
 
 	"github.com/quiver-go/quiver/registry/server"
 	"github.com/quiver-go/quiver/registry/store"
-	"github.com/quiver-go/quiver/registry/store/boltstore"
 )
 
 // faultRegistry is a registry in the test's process whose listener lets
@@ -24,37 +22,51 @@ import (
 type faultRegistry struct {
 	URL     string
 	Service *server.Service
-	Store   *boltstore.Store
+	Store   store.Store
 	Net     *faultListener
 	http    *httptest.Server
+	stop    func()
 }
 
-// startFaultRegistry runs a registry on a temporary folder until the test
-// ends.
-func startFaultRegistry(t *testing.T, leaseTTL, grace time.Duration) *faultRegistry {
+// startFaultRegistry runs a registry on the backend b (a temporary data
+// folder for bolt) until the test ends.
+func startFaultRegistry(t *testing.T, b *backend, leaseTTL, grace time.Duration) *faultRegistry {
 	t.Helper()
-	return startFaultRegistryOn(t, leaseTTL, grace, nil)
+	return startFaultRegistryOn(t, b, leaseTTL, grace, nil)
 }
 
 // startFaultRegistryOn is startFaultRegistry with the server's store
 // wrapped by wrap (when not nil), for tests that pause the server at a
 // chosen point.
-func startFaultRegistryOn(t *testing.T, leaseTTL, grace time.Duration, wrap func(store.Store) store.Store) *faultRegistry {
+func startFaultRegistryOn(t *testing.T, b *backend, leaseTTL, grace time.Duration, wrap func(store.Store) store.Store) *faultRegistry {
 	t.Helper()
-	st, err := boltstore.Open(filepath.Join(t.TempDir(), "registry.db"))
+	return startFaultRegistryIn(t, b, t.TempDir(), leaseTTL, grace, wrap)
+}
+
+// startFaultRegistryIn is startFaultRegistryOn with the data in dir (bolt),
+// for a test that restarts the registry on its data.
+func startFaultRegistryIn(t *testing.T, b *backend, dir string, leaseTTL, grace time.Duration, wrap func(store.Store) store.Store) *faultRegistry {
+	t.Helper()
+	st, bus, err := b.open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var served store.Store = st
+	closeAll := func() {
+		st.Close()
+		if bus != nil {
+			bus.Close()
+		}
+	}
+	served := st
 	if wrap != nil {
 		served = wrap(st)
 	}
 	svc, err := server.New(context.Background(), server.Config{
-		Store: served, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Store: served, Bus: bus, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
 		LeaseTTL: leaseTTL, PublishedGrace: grace,
 	})
 	if err != nil {
-		st.Close()
+		closeAll()
 		t.Fatal(err)
 	}
 	hs := httptest.NewUnstartedServer(svc.Handler())
@@ -62,15 +74,23 @@ func startFaultRegistryOn(t *testing.T, leaseTTL, grace time.Duration, wrap func
 	hs.Listener = fl
 	hs.Start()
 	r := &faultRegistry{URL: hs.URL, Service: svc, Store: st, Net: fl, http: hs}
-	t.Cleanup(func() {
-		fl.Cut() // unblocks stalled writes
-		hs.CloseClientConnections()
-		svc.Close()
-		hs.Close()
-		st.Close()
-	})
+	var once sync.Once
+	r.stop = func() {
+		once.Do(func() {
+			fl.Cut() // unblocks stalled writes
+			hs.CloseClientConnections()
+			svc.Close()
+			hs.Close()
+			closeAll()
+		})
+	}
+	t.Cleanup(r.Close)
 	return r
 }
+
+// Close stops the registry and closes its store and bus (idempotent): its
+// requests under way end as at a crash, its data stays.
+func (r *faultRegistry) Close() { r.stop() }
 
 // streamRequest is the request line of a provider's call stream.
 var streamRequest = regexp.MustCompile(`GET /v1/leases/[^ /]+/calls[ ?]`)

@@ -210,11 +210,13 @@ func (p *proc) dump(t *testing.T) {
 	t.Logf("--- %s (pid %d, %v) output, last %d lines:\n%s", p.name, p.cmd.Process.Pid, p.err, len(lines), strings.Join(lines, "\n"))
 }
 
-// startRegistryProc runs a registry process on addr with its data in dir.
-func startRegistryProc(t *testing.T, name, addr, dir string, leaseTTL, grace time.Duration) *proc {
+// startRegistryProc runs a registry process on addr, on the backend b
+// (its data in dir for bolt).
+func startRegistryProc(t *testing.T, b *backend, name, addr, dir string, leaseTTL, grace time.Duration) *proc {
 	t.Helper()
-	p := startProc(t, name, roleEnv+"=registry", addrEnv+"="+addr, dirEnv+"="+dir,
-		leaseTTLEnv+"="+leaseTTL.String(), graceEnv+"="+grace.String())
+	env := append([]string{roleEnv + "=registry", addrEnv + "=" + addr,
+		leaseTTLEnv + "=" + leaseTTL.String(), graceEnv + "=" + grace.String()}, b.env(dir)...)
+	p := startProc(t, name, env...)
 	waitReady(t, p, "http://"+addr)
 	return p
 }
@@ -227,7 +229,8 @@ func startProviderProc(t *testing.T, name, url, revision string, maxInFlight int
 		providerEnv+"="+name, maxInFlightEnv+"="+strconv.Itoa(maxInFlight), execLogEnv+"="+execLog)
 }
 
-// waitReady polls a registry process's /readyz.
+// waitReady polls a registry process's /readyz, and fails the test when
+// another process answers on its address.
 func waitReady(t *testing.T, p *proc, url string) {
 	t.Helper()
 	hc := &http.Client{Timeout: time.Second}
@@ -240,17 +243,26 @@ func waitReady(t *testing.T, p *proc, url string) {
 			return false
 		}
 		resp.Body.Close()
+		if pid := resp.Header.Get(pidHeader); pid != strconv.Itoa(p.cmd.Process.Pid) {
+			t.Fatalf("%s: %s is served by process %q, not by %s (pid %d)", p.name, url, pid, p.name, p.cmd.Process.Pid)
+		}
 		return resp.StatusCode == http.StatusOK
 	})
 }
 
 // freeAddr returns a loopback address with a port nobody listens on,
 // below the usual ephemeral range so that an outgoing connection is
-// unlikely to take it while a registry process is down.
+// unlikely to take it while a registry process is down. It never returns
+// a port twice in this process: a test that restarts a registry on its
+// port must not find another test's registry there.
 func freeAddr(t *testing.T) string {
 	t.Helper()
 	for range 200 {
-		addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(20000+rand.IntN(12000)))
+		port := 20000 + rand.IntN(12000)
+		if _, taken := handedOut.LoadOrStore(port, true); taken {
+			continue
+		}
+		addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
 		l, err := net.Listen("tcp", addr)
 		if err == nil {
 			l.Close()
@@ -260,6 +272,9 @@ func freeAddr(t *testing.T) string {
 	t.Fatal("no free port")
 	return ""
 }
+
+// handedOut holds the ports freeAddr returned.
+var handedOut sync.Map
 
 // eventually polls cond every few milliseconds for up to within.
 func eventually(t *testing.T, within time.Duration, what string, cond func() bool) {
@@ -280,18 +295,27 @@ type result struct {
 	// consumer got no final answer before the test's deadline.
 	name string
 	err  error
-	// attempts counts the requests sent under the call id.
-	attempts int
+	// attempts counts the requests sent under the call id; transport
+	// counts those that ended with a transport error, refused those
+	// answered unavailable or overloaded.
+	attempts, transport, refused int
+	// node is the index of the node that gave the final answer, switched
+	// how many times the consumer moved to another node (callThrough).
+	node, switched int
 	// took is how long the consumer waited for its answer.
 	took time.Duration
 }
 
 func (r result) String() string {
 	took := r.took.Round(time.Millisecond)
-	if r.err != nil {
-		return fmt.Sprintf("%s: %s after %d attempts, %s (%v)", r.id, r.name, r.attempts, took, r.err)
+	s := fmt.Sprintf("%s: %s after %d attempts, %s", r.id, r.name, r.attempts, took)
+	if r.switched > 0 {
+		s += fmt.Sprintf(" (switched nodes %d times, answered by node %d)", r.switched, r.node)
 	}
-	return fmt.Sprintf("%s: %s after %d attempts, %s", r.id, r.name, r.attempts, took)
+	if r.err != nil {
+		s += fmt.Sprintf(" (%v)", r.err)
+	}
+	return s
 }
 
 // callUntilFinal calls tool under id and retries with the same call id,
@@ -299,27 +323,50 @@ func (r result) String() string {
 // connection broke), unavailable and overloaded, until it reads a final
 // answer — ok, tool_error, or any other registry error (call_not_admitted,
 // outcome_unknown, admission_conflict…) — or ctx ends.
-func callUntilFinal(ctx context.Context, c *registry.Client, tool, token, id, payload string, timeout time.Duration) (r result) {
+func callUntilFinal(ctx context.Context, c *registry.Client, tool, token, id, payload string, timeout time.Duration) result {
+	return callThrough(ctx, []*registry.Client{c}, 0, tool, token, id, payload, timeout)
+}
+
+// callThrough is callUntilFinal through the nodes of one registry: it
+// sends the call to nodes[first] and, after a transport error, sends the
+// retry to the next node (round robin), as a consumer behind a list of
+// node addresses fails over. Unavailable and overloaded are retried on the
+// same node.
+func callThrough(ctx context.Context, nodes []*registry.Client, first int, tool, token, id, payload string, timeout time.Duration) (r result) {
 	r = result{id: id, token: token}
 	start := time.Now()
 	defer func() { r.took = time.Since(start) }()
 	wait := 20 * time.Millisecond
+	node := first % len(nodes)
 	for {
 		r.attempts++
-		out, err := c.CallResolvedTool(ctx, &gen.CallResolvedToolPayload{
+		out, err := nodes[node].CallResolvedTool(ctx, &gen.CallResolvedToolPayload{
 			Toolset: "echo", Tool: tool, Token: token, CallID: id,
 			Payload: json.RawMessage(payload), TimeoutMs: int(timeout / time.Millisecond),
 		})
 		if err == nil {
-			r.name, r.err = out.Outcome, nil
+			r.name, r.err, r.node = out.Outcome, nil, node
 			return r
 		}
 		r.err = err
-		switch name := registry.ErrorName(err); name {
+		name := registry.ErrorName(err)
+		switch name {
 		case "", registry.ErrUnavailable, registry.ErrOverloaded:
 		default:
-			r.name = name
+			r.name, r.node = name, node
 			return r
+		}
+		if name == "" {
+			r.transport++
+			if len(nodes) > 1 {
+				node = (node + 1) % len(nodes)
+				r.switched++
+				if r.transport%len(nodes) != 0 && ctx.Err() == nil {
+					continue // try the next node at once, wait after a round
+				}
+			}
+		} else {
+			r.refused++
 		}
 		select {
 		case <-ctx.Done():
@@ -341,6 +388,34 @@ func fire(ctx context.Context, c *registry.Client, token string, ids []string, t
 		go func() {
 			defer wg.Done()
 			results[i] = callUntilFinal(ctx, c, tool, token, id, payload, timeout)
+		}()
+	}
+	return func() []result {
+		wg.Wait()
+		return results
+	}
+}
+
+// load calls tool once per id with the given number of consumers at once,
+// each taking the next id when its call ends, and returns a function that
+// waits for the results, in id order. Consumer k sends each of its calls
+// to nodes[k%spread] first and fails over to the next node on a transport
+// error (callThrough): spread 1 sends every call to nodes[0] first.
+func load(ctx context.Context, nodes []*registry.Client, spread int, token string, ids []string, consumers int, tool, payload string, timeout time.Duration) (wait func() []result) {
+	results := make([]result, len(ids))
+	next := make(chan int, len(ids))
+	for i := range ids {
+		next <- i
+	}
+	close(next)
+	var wg sync.WaitGroup
+	for k := range consumers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				results[i] = callThrough(ctx, nodes, k%spread, tool, token, ids[i], payload, timeout)
+			}
 		}()
 	}
 	return func() []result {

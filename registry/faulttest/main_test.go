@@ -3,6 +3,7 @@ package faulttest
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"log/slog"
 	"net"
@@ -18,7 +19,10 @@ import (
 	"github.com/quiver-go/quiver/registry"
 	"github.com/quiver-go/quiver/registry/internal/registrytest"
 	"github.com/quiver-go/quiver/registry/server"
+	"github.com/quiver-go/quiver/registry/server/redisbus"
+	"github.com/quiver-go/quiver/registry/store"
 	"github.com/quiver-go/quiver/registry/store/boltstore"
+	"github.com/quiver-go/quiver/registry/store/redisstore"
 )
 
 // The test binary runs again as a registry or a provider when roleEnv is
@@ -34,11 +38,20 @@ const (
 	providerEnv    = "QUIVER_FAULTTEST_PROVIDER"
 	maxInFlightEnv = "QUIVER_FAULTTEST_MAX_IN_FLIGHT"
 	execLogEnv     = "QUIVER_FAULTTEST_EXEC_LOG"
+	// redisURLEnv, when set, runs the registry on the Redis store and bus
+	// there (dirEnv is then unused), under the key prefix redisPrefixEnv.
+	redisURLEnv    = "QUIVER_FAULTTEST_REDIS_URL"
+	redisPrefixEnv = "QUIVER_FAULTTEST_REDIS_PREFIX"
 )
+
+// pidHeader is the header in which a registry process says its pid, so
+// that a test knows it reached the process it started.
+const pidHeader = "Faulttest-Pid"
 
 func TestMain(m *testing.M) {
 	switch role := os.Getenv(roleEnv); role {
 	case "":
+		raiseParallel()
 		os.Exit(m.Run())
 	case "registry":
 		os.Exit(exitCode(runRegistry()))
@@ -47,6 +60,25 @@ func TestMain(m *testing.M) {
 	default:
 		fmt.Fprintf(os.Stderr, "faulttest: unknown role %q\n", role)
 		os.Exit(2)
+	}
+}
+
+// parallelTests is how many tests run at once unless -parallel says: the
+// tests mostly wait (for processes, leases, deadlines), so more of them
+// than the machine has cores (go test's default) keep the package short
+// without loading it much.
+const parallelTests = 8
+
+// raiseParallel sets -test.parallel to parallelTests when the command line
+// did not set it.
+func raiseParallel() {
+	flag.Parse()
+	set := false
+	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
+	if !set {
+		if err := flag.Set("test.parallel", strconv.Itoa(parallelTests)); err != nil {
+			fmt.Fprintln(os.Stderr, "faulttest:", err)
+		}
 	}
 }
 
@@ -87,15 +119,19 @@ func envDuration(name string, def time.Duration) (time.Duration, error) {
 	return d, nil
 }
 
-// runRegistry is the "registry" role: a registry on the embedded store in
-// $QUIVER_FAULTTEST_DIR, listening on $QUIVER_FAULTTEST_ADDR, logging to
-// stderr, until it is signalled or killed.
+// runRegistry is the "registry" role: a registry listening on
+// $QUIVER_FAULTTEST_ADDR, logging to stderr, until it is signalled or
+// killed. Its state is the embedded store in $QUIVER_FAULTTEST_DIR, or,
+// when $QUIVER_FAULTTEST_REDIS_URL is set, the Redis store and bus there
+// under the prefix $QUIVER_FAULTTEST_REDIS_PREFIX: a node of the registry
+// every process on that Redis and prefix runs.
 func runRegistry() error {
 	ctx, cancel := roleContext()
 	defer cancel()
 	addr, dir := os.Getenv(addrEnv), os.Getenv(dirEnv)
-	if addr == "" || dir == "" {
-		return fmt.Errorf("the registry role needs %s and %s", addrEnv, dirEnv)
+	redisURL, prefix := os.Getenv(redisURLEnv), os.Getenv(redisPrefixEnv)
+	if addr == "" || (dir == "" && redisURL == "") {
+		return fmt.Errorf("the registry role needs %s, and %s or %s", addrEnv, dirEnv, redisURLEnv)
 	}
 	ttl, err := envDuration(leaseTTLEnv, time.Second)
 	if err != nil {
@@ -106,14 +142,34 @@ func runRegistry() error {
 		return err
 	}
 	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
-	// A killed predecessor's file lock goes with its process; wait a little
-	// in case the kernel is slow to let it go.
-	st, err := boltstore.Open(filepath.Join(dir, "registry.db"), boltstore.WithOpenTimeout(5*time.Second))
-	if err != nil {
-		return err
+	var st store.Store
+	var bus server.Bus
+	if redisURL != "" {
+		if prefix == "" {
+			prefix = redisstore.DefaultPrefix
+		}
+		rs, err := redisstore.Open(ctx, redisURL, redisstore.WithPrefix(prefix))
+		if err != nil {
+			return err
+		}
+		defer rs.Close()
+		rb, err := redisbus.New(ctx, redisURL, redisbus.WithPrefix(prefix))
+		if err != nil {
+			return err
+		}
+		defer rb.Close()
+		st, bus = rs, rb
+	} else {
+		// A killed predecessor's file lock goes with its process; wait a
+		// little in case the kernel is slow to let it go.
+		bs, err := boltstore.Open(filepath.Join(dir, "registry.db"), boltstore.WithOpenTimeout(5*time.Second))
+		if err != nil {
+			return err
+		}
+		defer bs.Close()
+		st = bs
 	}
-	defer st.Close()
-	svc, err := server.New(ctx, server.Config{Store: st, Logger: log, LeaseTTL: ttl, PublishedGrace: grace})
+	svc, err := server.New(ctx, server.Config{Store: st, Bus: bus, Logger: log, LeaseTTL: ttl, PublishedGrace: grace})
 	if err != nil {
 		return err
 	}
@@ -122,10 +178,15 @@ func runRegistry() error {
 	if err != nil {
 		return err
 	}
-	hs := &http.Server{Handler: svc.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	pid := strconv.Itoa(os.Getpid())
+	handler := svc.Handler()
+	hs := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set(pidHeader, pid)
+		handler.ServeHTTP(w, r)
+	}), ReadHeaderTimeout: 10 * time.Second}
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(l) }()
-	log.Info("faulttest: registry serving", "addr", addr, "dir", dir, "pid", os.Getpid())
+	log.Info("faulttest: registry serving", "addr", addr, "dir", dir, "redis", redisURL, "prefix", prefix, "pid", os.Getpid())
 	select {
 	case <-ctx.Done():
 	case err := <-served:

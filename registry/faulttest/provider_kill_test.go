@@ -30,8 +30,12 @@ import (
 // the record is settled, not left published.
 func TestProviderKilledWithCallsInFlight(t *testing.T) {
 	t.Parallel()
+	eachStore(t, providerKilledWithCallsInFlight)
+}
+
+func providerKilledWithCallsInFlight(t *testing.T, b *backend) {
 	dir := t.TempDir()
-	r := registrytest.Start(t, registrytest.Options{LeaseTTL: 2 * time.Second})
+	r := b.start(t, registrytest.Options{LeaseTTL: 2 * time.Second})
 	c := r.Client(t, "")
 
 	logs := map[string]string{"A": filepath.Join(dir, "A.exec")}

@@ -34,8 +34,12 @@ import (
 // known bug is tolerated and logged (see the comment where it is).
 func TestProviderReplacedDuringCalls(t *testing.T) {
 	t.Parallel()
+	eachStore(t, providerReplacedDuringCalls)
+}
+
+func providerReplacedDuringCalls(t *testing.T, b *backend) {
 	dir := t.TempDir()
-	r := registrytest.Start(t, registrytest.Options{LeaseTTL: 5 * time.Second})
+	r := b.start(t, registrytest.Options{LeaseTTL: 5 * time.Second})
 	c := r.Client(t, "")
 	exec1, log1 := newExecLog(t, dir, "r1")
 	stop1 := registrytest.Serve(t, r.Client(t, ""), registry.Registration{
@@ -171,10 +175,14 @@ func TestProviderReplacedDuringCalls(t *testing.T) {
 // when it starts draining.
 func TestDrainingProviderKeepsItsLease(t *testing.T) {
 	t.Parallel()
+	eachStore(t, drainingProviderKeepsItsLease)
+}
+
+func drainingProviderKeepsItsLease(t *testing.T, b *backend) {
 	for _, how := range []string{"replaced", "stopped"} {
 		t.Run(how, func(t *testing.T) {
 			t.Parallel()
-			r := registrytest.Start(t, registrytest.Options{LeaseTTL: time.Second})
+			r := b.sub(how).start(t, registrytest.Options{LeaseTTL: time.Second})
 			c := r.Client(t, "")
 			exec, logPath := newExecLog(t, t.TempDir(), "r1")
 			stop := registrytest.Serve(t, r.Client(t, ""), registry.Registration{
@@ -230,7 +238,11 @@ func TestDrainingProviderKeepsItsLease(t *testing.T) {
 // drain, and r1 is alive), r1's Serve returns ErrReplaced.
 func TestDrainFrameDoesNotOvertakeQueuedCalls(t *testing.T) {
 	t.Parallel()
-	r := startFaultRegistry(t, 5*time.Second, time.Second)
+	eachStore(t, drainFrameDoesNotOvertakeQueuedCalls)
+}
+
+func drainFrameDoesNotOvertakeQueuedCalls(t *testing.T, b *backend) {
+	r := startFaultRegistry(t, b, 5*time.Second, time.Second)
 	c := client(t, r.URL)
 	exec1, log1 := newExecLog(t, t.TempDir(), "r1")
 	stop1 := registrytest.Serve(t, client(t, r.URL), registry.Registration{

@@ -43,8 +43,12 @@ func (h *acceptHook) AcceptCall(ctx context.Context, call store.Call, assignTo s
 // Expected: call_not_admitted, well before the 3s deadline.
 func TestCallSettledBeforeItIsAwaitedIsAnsweredAtOnce(t *testing.T) {
 	t.Parallel()
+	eachStore(t, callSettledBeforeItIsAwaitedIsAnsweredAtOnce)
+}
+
+func callSettledBeforeItIsAwaitedIsAnsweredAtOnce(t *testing.T, b *backend) {
 	hook := &acceptHook{id: "victim"}
-	r := startFaultRegistryOn(t, 5*time.Second, time.Second, func(s store.Store) store.Store {
+	r := startFaultRegistryOn(t, b, 5*time.Second, time.Second, func(s store.Store) store.Store {
 		hook.Store = s
 		return hook
 	})

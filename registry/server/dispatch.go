@@ -155,9 +155,21 @@ func (s *Service) afterLostWrite(id, leaseID string) {
 			wait = min(wait*2, time.Second)
 			continue
 		case rec.State == store.CallPublished && leaseID != "" && rec.LeaseID == leaseID:
-			if s.router.hold(leaseID, id, false) {
-				s.waiters.track(rec)
-				s.deliver(ctx, rec)
+			// Published to the lease this node chose. Only this node
+			// publishes to a lease whose stream it holds, and a call in
+			// the lease's hand here was published by another of its
+			// writes (a puller, a retry), which wrote the frame. Otherwise
+			// the lost write published it: write the frame — unless the
+			// stream has left this node, in which case the call cannot be
+			// taken back (another node may have written it by now) and
+			// settles at its deadline.
+			if !s.router.hold(leaseID, id, false) {
+				return
+			}
+			s.waiters.track(rec)
+			s.waiters.published(id)
+			if !s.router.send(leaseID, callFrame(rec)) {
+				s.log.Warn("registry: a call published by a write whose answer was lost has no stream here; it settles at its deadline", "call", id)
 			}
 		case rec.State == store.CallAccepted:
 			s.waiters.track(rec)

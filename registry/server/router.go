@@ -120,13 +120,13 @@ func (r *router) room(c *conn) (store.Lease, int) {
 	return rt.lease, rt.lease.MaxInFlight - len(rt.inHand)
 }
 
-// hold counts a call in its lease's hand; for a taken call, only when the
-// lease has room (ok false otherwise).
+// hold counts a call in its lease's hand, unless the call is there
+// already (ok false); needRoom also requires the lease to have room.
 func (r *router) hold(leaseID, callID string, needRoom bool) bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	rt, ok := r.leases[leaseID]
-	if !ok || (needRoom && len(rt.inHand) >= rt.lease.MaxInFlight) {
+	if !ok || rt.inHand[callID] || (needRoom && len(rt.inHand) >= rt.lease.MaxInFlight) {
 		return false
 	}
 	rt.inHand[callID] = true
