@@ -32,9 +32,10 @@ func (s *Service) CallResolvedTool(ctx context.Context, p *gen.CallResolvedToolP
 		if prev.Toolset != p.Toolset || prev.Tool != p.Tool || prev.Digest != digest {
 			return nil, gen.MakeCallIDConflict(fmt.Errorf("call id %q was used by a call to %s.%s with another payload: use a new call id for a new call", p.CallID, prev.Toolset, prev.Tool))
 		}
-		if prev.State == store.CallAccepted {
+		if prev.State == store.CallAccepted && time.Since(prev.AcceptedAt) > retryOfferAfter {
 			// Its offer may have died with the node that accepted it; a call
-			// offered twice is published once.
+			// offered twice is published once. A quick retry does not offer
+			// again: a retry storm would fill the queue with copies.
 			s.offer(ctx, prev.Token, prev.ID)
 		}
 		return s.await(ctx, prev)
@@ -121,6 +122,10 @@ func (s *Service) CallResolvedTool(ctx context.Context, p *gen.CallResolvedToolP
 	}
 	return s.wait(ctx, rec, wt)
 }
+
+// retryOfferAfter is how long after its acceptance a retry of a call still
+// accepted offers it again.
+const retryOfferAfter = 2 * time.Second
 
 // await waits for a call's outcome until its deadline. An accepted call
 // still waiting then settles as call_not_admitted; a published one stays
