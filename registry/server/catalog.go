@@ -69,11 +69,14 @@ type view struct {
 	defs []model.ToolDefinition
 }
 
-// newView compiles a catalog read, reusing what prev compiled for the same
-// tokens.
+// newView compiles a catalog read, reusing what known holds compiled for
+// the same tokens (and dropping from it the registrations no longer
+// active).
 func newView(cat store.Catalog, prev *view, known map[string]*compiled) (*view, error) {
 	v := &view{revision: cat.Revision, active: map[string]*compiled{}, leases: map[string]store.Lease{}}
+	active := make(map[string]bool, len(cat.Registrations))
 	for _, reg := range cat.Registrations {
+		active[reg.Token] = true
 		c, ok := known[reg.Token]
 		if !ok {
 			var err error
@@ -86,6 +89,12 @@ func newView(cat store.Catalog, prev *view, known map[string]*compiled) (*view, 
 		v.names = append(v.names, reg.Toolset)
 	}
 	slices.Sort(v.names)
+	// Only active registrations are called through: forget the others.
+	for token := range known {
+		if _, ok := active[token]; !ok {
+			delete(known, token)
+		}
+	}
 	for _, l := range cat.Leases {
 		v.leases[l.ID] = l
 	}

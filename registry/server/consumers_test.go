@@ -142,4 +142,20 @@ func TestSearchFindsToolsAcrossTheCatalog(t *testing.T) {
 	}
 }
 
+// A search returns up to its limit, past the discovery core's default of
+// five a model's search gets.
+func TestSearchReturnsUpToItsLimit(t *testing.T) {
+	r := registrytest.Start(t, registrytest.Options{})
+	c := r.Client(t, "")
+	for _, name := range []string{"a", "b", "c", "d", "e", "f", "g", "h"} {
+		registrytest.Register(t, c, registrytest.Echo("echo"+name), "r1", 1, false)
+	}
+	for _, limit := range []int{3, 8} {
+		res, err := c.Search(context.Background(), &gen.SearchPayload{Q: "echo", Limit: limit})
+		if err != nil || len(res.Hits) != limit {
+			t.Fatalf("limit %d: %d hits, %v", limit, len(res.Hits), err)
+		}
+	}
+}
+
 func ptr[T any](v T) *T { return &v }

@@ -55,7 +55,8 @@ func New(ctx context.Context, cfg Config) (*Service, error) {
 	if err != nil {
 		return nil, err
 	}
-	eng, err := discovery.New()
+	// The API caps a search's limit at 100; each search cuts to its own.
+	eng, err := discovery.New(discovery.WithSearchLimit(100))
 	if err != nil {
 		return nil, err
 	}
