@@ -1,10 +1,13 @@
 package main
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/quiver-go/quiver/internal/redistest"
 )
 
 func TestBenchRegistry(t *testing.T) {
@@ -37,5 +40,30 @@ func TestBenchRegistry(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(data, "registry.db")); err != nil {
 		t.Errorf("--data: the store is not kept: %v", err)
+	}
+}
+
+// Through two nodes sharing a Redis: the run's keys are deleted afterwards.
+func TestBenchRegistryOnRedis(t *testing.T) {
+	rs := redistest.Start(t, redistest.Options{})
+	r := quiver(t, "bench", "registry", "--calls", "100", "--concurrency", "8", "--store", "redis", "--redis-url", rs.URL(), "--nodes", "2", "--json").mustSucceed(t)
+	var out jsonBench
+	decodeJSON(t, r.stdout, &out)
+	if out.Lost != 0 || out.Duplicated != 0 || out.Registry.Failed != 0 || out.Store.Kind != "redis" || out.Store.Nodes != 2 || out.Store.File != "" {
+		t.Errorf("figures:\n%s", r.stdout)
+	}
+	if n, err := rs.Client(t).DBSize(context.Background()).Result(); err != nil || n != 0 {
+		t.Errorf("the run left %d keys in Redis (%v)", n, err)
+	}
+}
+
+func TestBenchRegistryNodesNeedRedis(t *testing.T) {
+	r := quiver(t, "bench", "registry", "--nodes", "2")
+	if r.code != exitUsage || !strings.Contains(r.stderr, "--nodes 2: want 1, or more with --store redis") {
+		t.Errorf("exit %d, stderr %s", r.code, r.stderr)
+	}
+	r = quiver(t, "bench", "registry", "--store", "redis", "--redis-url", "")
+	if r.code != exitUsage || !strings.Contains(r.stderr, "--store redis needs --redis-url") {
+		t.Errorf("exit %d, stderr %s", r.code, r.stderr)
 	}
 }
