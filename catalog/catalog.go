@@ -34,7 +34,7 @@ func New(entries []Entry, filter Filter, labels map[string]string) (*Catalog, er
 		if e.Deferred && e.Spec.Search.Name != string(e.Spec.Name) {
 			return nil, fmt.Errorf("catalog: deferred tool %s has no search document keyed by its ident: a deferred tool is only reachable by search", e.Spec.Name)
 		}
-		if !filter.Allows(e.Spec, labels) {
+		if !filter.Keeps(e.Spec, labels) {
 			continue
 		}
 		c.entries = append(c.entries, Entry{Spec: e.Spec.Clone(), Deferred: e.Deferred})
