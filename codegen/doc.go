@@ -61,9 +61,13 @@
 // output directory lists the agents, their toolsets and deferred tools and
 // how to register and run them, unless the API says DisableAgentDocs().
 //
+// Each Registry declaration gives a package gen/registries/<registry>: its
+// Name, URL and APIVersion, the Credential scheme its Security names, and
+// NewClient, a registry.Client sending that credential.
+//
 // Toolsets backed by a provider (FromMCP, FromExternalMCP, FromRegistry),
-// agents using those or registries, MCP servers, registries and
-// completions generate nothing yet; the design's warnings (expr.RootExpr.Warnings, and one per skipped
+// agents using those or registries, MCP servers, publications to registries
+// and completions generate nothing yet; the design's warnings (expr.RootExpr.Warnings, and one per skipped
 // agent) say so and Generate prints them to standard error.
 //
 // # Invariants

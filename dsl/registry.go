@@ -18,9 +18,10 @@ import (
 //	})
 //
 // Agents consume one of its toolsets with Toolset(FromRegistry(Corp,
-// "data-tools")) or the whole registry with Use(Corp). Code generation for
-// registries comes later: until then the design validates and goa gen warns
-// that nothing is generated for it.
+// "data-tools")) or the whole registry with Use(Corp). goa gen generates the
+// registry's client package (gen/registries/<name>: its URL, API version and
+// a NewClient sending the credential its Security names); toolsets and agents
+// that consume a registry generate nothing yet, and goa gen warns so.
 func Registry(name string, fn func()) *expr.RegistryExpr {
 	if _, top := eval.Current().(eval.TopExpr); !top {
 		eval.ReportError("Registry: %q must be declared at the top level of the design", name)

@@ -101,7 +101,6 @@ func (s *Service) offer(ctx context.Context, token, id string) {
 // stream is gone before the frame was written, the call goes back to
 // accepted and is routed again: it never reached a provider.
 func (s *Service) deliver(ctx context.Context, c store.Call) {
-	s.waiters.published(c.ID)
 	if s.router.send(c.LeaseID, callFrame(c)) {
 		return
 	}
@@ -167,7 +166,6 @@ func (s *Service) afterLostWrite(id, leaseID string) {
 				return
 			}
 			s.waiters.track(rec)
-			s.waiters.published(id)
 			if !s.router.send(leaseID, callFrame(rec)) {
 				s.log.Warn("registry: a call published by a write whose answer was lost has no stream here; it settles at its deadline", "call", id)
 			}

@@ -11,6 +11,8 @@ import (
 	"sync"
 
 	goahttp "goa.design/goa/v3/http"
+
+	"github.com/quiver-go/quiver/internal/boundedinput"
 	goa "goa.design/goa/v3/pkg"
 
 	genserver "github.com/quiver-go/quiver/registry/gen/http/registry/server"
@@ -126,7 +128,7 @@ func limitBody(max int64, next http.Handler) http.Handler {
 }
 
 func tooLargeMessage(max int64) string {
-	return "the request body is over the registry's limit of " + formatBytes(max) + ": send a smaller payload"
+	return "the request body is over the registry's limit of " + boundedinput.FormatSize(max) + ": send a smaller payload"
 }
 
 type limitedBody struct {

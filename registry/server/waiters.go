@@ -15,11 +15,10 @@ type waiters struct {
 }
 
 type waiter struct {
-	done      chan struct{}
-	call      store.Call
-	since     time.Time
-	offered   time.Time
-	published bool
+	done    chan struct{}
+	call    store.Call
+	since   time.Time
+	offered time.Time
 }
 
 func newWaiters() *waiters { return &waiters{m: map[string]*waiter{}} }
@@ -35,19 +34,7 @@ func (w *waiters) track(c store.Call) *waiter {
 		wt = &waiter{done: make(chan struct{}), since: now, offered: now}
 		w.m[c.ID] = wt
 	}
-	if c.State == store.CallPublished {
-		wt.published = true
-	}
 	return wt
-}
-
-// published marks a tracked call as handed to a provider.
-func (w *waiters) published(id string) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if wt, ok := w.m[id]; ok {
-		wt.published = true
-	}
 }
 
 // notify ends the tracking of a settled call, waking its waiters.
