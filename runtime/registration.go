@@ -186,6 +186,9 @@ type AgentRegistration struct {
 	Planner planner.Planner
 	// Uses are the toolsets the agent consumes.
 	Uses []ToolsetUse
+	// Registries are the registry sources the agent consumes, resolved at
+	// each planning step that can start work.
+	Registries []RegistryUse
 	// Policy is the run policy.
 	Policy RunPolicy
 	// ModelID or ModelClass pick the agent's model (the default class when
@@ -260,6 +263,7 @@ func (rt *Runtime) RegisterAgent(reg AgentRegistration) error {
 			}
 		}
 	}
+	errs = append(errs, checkRegistryUses(reg.Registries)...)
 	errs = append(errs, searchNameClashes(reg.Search, idents, len(deferred) > 0)...)
 	if client, err := rt.modelForLocked(reg.ModelID, reg.ModelClass); err == nil {
 		// The client is known now: a model that cannot search the deferred

@@ -31,6 +31,9 @@ type Runtime struct {
 	overrides map[tools.Ident]string
 	confirm   map[tools.Ident]tools.ConfirmationSpec
 
+	registries    map[string]*registryConn
+	registryTools RegistryTools
+
 	events   eventBus
 	sessions SessionStore
 	runs     *suspensionStore
@@ -124,6 +127,7 @@ func New(opts ...Option) (*Runtime, error) {
 		modelIDs:  make(map[string]model.Client),
 		overrides: make(map[tools.Ident]string),
 		confirm:   make(map[tools.Ident]tools.ConfirmationSpec),
+		registries: make(map[string]*registryConn),
 		sessions:  NewMemorySessionStore(),
 		runs:      newSuspensionStore(),
 	}
