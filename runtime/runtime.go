@@ -120,16 +120,16 @@ func WithSessionStore(s SessionStore) Option {
 // otherwise.
 func New(opts ...Option) (*Runtime, error) {
 	rt := &Runtime{
-		toolsets:  make(map[string]*toolsetEntry),
-		tools:     make(map[tools.Ident]*toolEntry),
-		agents:    make(map[string]*agentEntry),
-		models:    make(map[model.ModelClass]model.Client),
-		modelIDs:  make(map[string]model.Client),
-		overrides: make(map[tools.Ident]string),
-		confirm:   make(map[tools.Ident]tools.ConfirmationSpec),
+		toolsets:   make(map[string]*toolsetEntry),
+		tools:      make(map[tools.Ident]*toolEntry),
+		agents:     make(map[string]*agentEntry),
+		models:     make(map[model.ModelClass]model.Client),
+		modelIDs:   make(map[string]model.Client),
+		overrides:  make(map[tools.Ident]string),
+		confirm:    make(map[tools.Ident]tools.ConfirmationSpec),
 		registries: make(map[string]*registryConn),
-		sessions:  NewMemorySessionStore(),
-		runs:      newSuspensionStore(),
+		sessions:   NewMemorySessionStore(),
+		runs:       newSuspensionStore(),
 	}
 	for _, o := range opts {
 		if err := o(rt); err != nil {
