@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
@@ -17,22 +18,61 @@ import (
 
 // Client talks to a registry: the Goa-generated service client
 // (registry/gen/registry.Client) with the caller's API key sent on every
-// request and JSON numbers kept as written.
+// request and JSON numbers kept as written, plus Resolve, the consumer's
+// read, and Calls, the provider's stream. Requests other than the
+// provider's stream are bounded by WithTimeout and retried under
+// WithRetry.
 type Client struct {
 	*gen.Client
 	// BaseURL is the registry's address, e.g. http://127.0.0.1:7420.
 	BaseURL *url.URL
 
 	transport *genclient.Client
-	doer      goahttp.Doer
+	// requests sends every request but the provider's stream: with the
+	// timeout and the retries the options set.
+	requests goahttp.Doer
+	// stream sends the provider's stream, which lasts as long as its lease.
+	stream   goahttp.Doer
+	consumer ConsumerSettings
+}
+
+// ConsumerSettings are the settings of a registry's consumer: the client
+// stores them and applies the federation globs to Resolve; a consumer (the
+// runtime) reads them with Client.Consumer and applies the rest.
+type ConsumerSettings struct {
+	// SyncInterval is how often a consumer refreshes its resolution in the
+	// background, so that a read finds it current; zero: no background
+	// refresh (WithSyncInterval).
+	SyncInterval time.Duration
+	// CacheTTL is how long after its last successful read a consumer may
+	// keep serving its last resolution, only while the registry is
+	// unreachable; zero: never (WithCacheTTL).
+	CacheTTL time.Duration
+	// Include and Exclude are the federation's glob patterns (path.Match
+	// syntax) on toolset names: a toolset is imported when it matches an
+	// Include pattern (every toolset when there is none) and no Exclude
+	// pattern (WithFederation).
+	Include, Exclude []string
+}
+
+// Consumer returns the client's consumer settings.
+func (c *Client) Consumer() ConsumerSettings {
+	s := c.consumer
+	s.Include, s.Exclude = slices.Clone(s.Include), slices.Clone(s.Exclude)
+	return s
 }
 
 // ClientOption configures NewClient.
 type ClientOption func(*clientConfig) error
 
 type clientConfig struct {
-	key  string
-	http *http.Client
+	key        string
+	http       *http.Client
+	timeout    time.Duration
+	retries    int
+	backoff    time.Duration
+	apiVersion string
+	consumer   ConsumerSettings
 }
 
 // WithAPIKey sends key on every request (Authorization: Bearer <key>).
@@ -47,7 +87,9 @@ func WithAPIKey(key string) ClientOption {
 }
 
 // WithHTTPClient sends requests through hc instead of a client with no
-// overall timeout (provider streams last as long as their lease).
+// overall timeout (provider streams last as long as their lease). Leave
+// hc.Timeout zero and bound requests with WithTimeout, which spares the
+// streams.
 func WithHTTPClient(hc *http.Client) ClientOption {
 	return func(c *clientConfig) error {
 		if hc == nil {
@@ -69,21 +111,33 @@ func NewClient(baseURL string, opts ...ClientOption) (*Client, error) {
 	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" || u.User != nil {
 		return nil, fmt.Errorf("registry: URL %q: want http(s)://host[:port][/path], without credentials, query or fragment", baseURL)
 	}
-	cfg := clientConfig{http: &http.Client{Transport: defaultTransport()}}
+	cfg := clientConfig{http: &http.Client{Transport: defaultTransport()}, apiVersion: DefaultAPIVersion}
 	for _, o := range opts {
+		if o == nil {
+			return nil, errors.New("registry: NewClient: a nil ClientOption")
+		}
 		if err := o(&cfg); err != nil {
 			return nil, err
 		}
 	}
-	doer := &keyDoer{key: cfg.key, prefix: strings.TrimSuffix(u.Path, "/"), next: cfg.http}
-	c := genclient.NewClient(u.Scheme, u.Host, doer, goahttp.RequestEncoder, numberDecoder, false)
+	stream := &keyDoer{key: cfg.key, prefix: strings.TrimSuffix(u.Path, "/"), version: cfg.apiVersion, next: cfg.http}
+	var requests goahttp.Doer = stream
+	if cfg.timeout > 0 {
+		requests = &timeoutDoer{timeout: cfg.timeout, next: requests}
+	}
+	if cfg.retries > 0 {
+		requests = &retryDoer{retries: cfg.retries, backoff: cfg.backoff, next: requests}
+	}
+	c := genclient.NewClient(u.Scheme, u.Host, requests, goahttp.RequestEncoder, numberDecoder, false)
 	return &Client{
 		Client: gen.NewClient(c.Register(), c.Renew(), c.Drain(), c.Release(), c.Unregister(), c.Calls(), c.PostResult(),
 			c.ListToolsets(), c.GetToolset(), c.Search(), c.ResolveToolset(), c.ResolveRegistry(), c.Changes(),
 			c.CallResolvedTool(), c.GetCall()),
 		BaseURL:   u,
 		transport: c,
-		doer:      doer,
+		requests:  requests,
+		stream:    stream,
+		consumer:  cfg.consumer,
 	}, nil
 }
 
@@ -95,25 +149,6 @@ func defaultTransport() *http.Transport {
 	t.MaxIdleConnsPerHost = 256
 	t.IdleConnTimeout = 90 * time.Second
 	return t
-}
-
-// keyDoer adds the API key to every request, and the base URL's path
-// before the API's routes.
-type keyDoer struct {
-	key    string
-	prefix string
-	next   goahttp.Doer
-}
-
-func (d *keyDoer) Do(r *http.Request) (*http.Response, error) {
-	if d.prefix != "" {
-		r.URL.Path = d.prefix + r.URL.Path
-		r.URL.RawPath = ""
-	}
-	if d.key != "" && r.Header.Get("Authorization") == "" {
-		r.Header.Set("Authorization", "Bearer "+d.key)
-	}
-	return d.next.Do(r)
 }
 
 // numberDecoder decodes responses keeping numbers as written, so a tool's

@@ -27,6 +27,7 @@ func TestClientSendsItsKeyUnderTheBasePath(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		path, auth = r.URL.Path, r.Header.Get("Authorization")
 		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("ETag", `"0"`)
 		_, _ = w.Write([]byte(`{"catalog_revision":0,"toolsets":[]}`))
 	}))
 	defer srv.Close()

@@ -37,7 +37,7 @@ func (c *Client) Calls(ctx context.Context, p *gen.CallsPayload) (CallStream, er
 		return nil, err
 	}
 	req.Header.Set("Accept", "text/event-stream")
-	resp, err := c.doer.Do(req)
+	resp, err := c.stream.Do(req)
 	if err != nil {
 		return nil, err
 	}

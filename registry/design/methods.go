@@ -250,18 +250,42 @@ func consumerMethods() {
 	})
 
 	Method("resolve_registry", func() {
-		Description("Every toolset's definitions and token, from one consistent read. An empty registry is valid.")
+		Description("The definitions and tokens of the named toolsets, or of every toolset when none is named (an empty registry is valid), from one consistent read. With If-None-Match naming the current catalog revision the answer is 304 Not Modified, whatever the toolsets named (they resolved at that revision). A named toolset that is not registered fails with unknown_toolset, or toolset_removed when at_revision is given and the change log removed it after that revision.")
 		Payload(func() {
 			keyAttribute()
+			Attribute("toolsets", ArrayOf(String), "Resolve only these toolsets, each named once; none: every toolset.")
+			Attribute("at_revision", Int64, "The catalog revision the caller's resolution started from.", func() { Minimum(0) })
+			Attribute("if_none_match", String, "A catalog revision (ETag) the caller holds.")
 		})
 		Result(func() {
 			Attribute("catalog_revision", Int64, "The catalog revision read.")
+			Attribute("etag", String, "The catalog revision as an ETag.")
 			Attribute("toolsets", ArrayOf(ResolvedToolset), "The toolsets, sorted by name.")
-			Required("catalog_revision", "toolsets")
+			Attribute("unchanged", String, "\"true\" when the caller's revision is current (304).")
+			Required("catalog_revision", "etag")
 		})
+		Error("unknown_toolset", ErrorResult, "A named toolset is not registered.")
+		Error("toolset_removed", ErrorResult, "A named toolset was removed after at_revision: resolve again from a fresh listing.")
 		HTTP(func() {
 			GET("/resolve")
-			Response(StatusOK)
+			Param("toolsets:toolset")
+			Param("at_revision")
+			Header("if_none_match:If-None-Match")
+			Response(StatusNotModified, func() {
+				Tag("unchanged", "true")
+				Header("etag:ETag")
+				Body(Empty)
+			})
+			Response(StatusOK, func() {
+				Header("etag:ETag")
+				Body(func() {
+					Attribute("catalog_revision")
+					Attribute("toolsets")
+					Required("catalog_revision", "toolsets")
+				})
+			})
+			Response("unknown_toolset", StatusNotFound)
+			Response("toolset_removed", StatusGone)
 		})
 	})
 

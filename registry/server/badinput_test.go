@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/quiver-go/quiver/registry"
-	"github.com/quiver-go/quiver/registry/internal/registrytest"
+	"github.com/quiver-go/quiver/internal/registrytest"
 	"github.com/quiver-go/quiver/tools/contract"
 )
 
@@ -246,6 +246,12 @@ func TestBadInputOnEveryEndpoint(t *testing.T) {
 		{name: "resolve_toolset: removed after at_revision", method: "GET", path: fmt.Sprintf("/v1/toolsets/gone/resolve?at_revision=%d", gone.Lease.CatalogRevision), status: 410, errName: "toolset_removed", phrase: `toolset "gone" was removed after catalog revision`},
 		{name: "resolve_registry: a body on a GET is ignored", method: "GET", path: "/v1/resolve", body: `{"not":"read"`, status: 200},
 		{name: "resolve_registry: oversize body", method: "GET", path: "/v1/resolve", body: huge, status: 413, errName: "payload_too_large", phrase: "over the registry's limit"},
+		{name: "resolve_registry: a toolset named twice", method: "GET", path: "/v1/resolve?toolset=echo&toolset=raw&toolset=echo", status: 400, errName: "bad_request", phrase: `toolset: "echo" is named twice`},
+		{name: "resolve_registry: an empty toolset name", method: "GET", path: "/v1/resolve?toolset=", status: 400, errName: "bad_request", phrase: "toolset: an empty name"},
+		{name: "resolve_registry: negative at_revision", method: "GET", path: "/v1/resolve?toolset=echo&at_revision=-1", status: 400, errName: "bad_request", phrase: "at_revision must be greater or equal than 0"},
+		{name: "resolve_registry: at_revision not a number", method: "GET", path: "/v1/resolve?at_revision=x", status: 400, errName: "bad_request", phrase: `invalid value "x" for "at_revision"`},
+		{name: "resolve_registry: unknown toolset", method: "GET", path: "/v1/resolve?toolset=echo&toolset=nope", status: 404, errName: "unknown_toolset", phrase: `no toolset "nope"`},
+		{name: "resolve_registry: removed after at_revision", method: "GET", path: fmt.Sprintf("/v1/resolve?toolset=gone&at_revision=%d", gone.Lease.CatalogRevision), status: 410, errName: "toolset_removed", phrase: `toolset "gone" was removed after catalog revision`},
 		{name: "changes: negative after", method: "GET", path: "/v1/catalog/changes?after=-1&wait_ms=0", status: 400, errName: "bad_request", phrase: "after is negative (-1)"},
 		{name: "changes: after not a number", method: "GET", path: "/v1/catalog/changes?after=latest", status: 400, errName: "bad_request", phrase: `invalid value "latest" for "after"`},
 		{name: "changes: negative wait", method: "GET", path: "/v1/catalog/changes?wait_ms=-1", status: 400, errName: "bad_request", phrase: "wait_ms must be greater or equal than 0"},

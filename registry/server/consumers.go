@@ -3,9 +3,11 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	gen "github.com/quiver-go/quiver/registry/gen/registry"
@@ -147,18 +149,88 @@ func resolved(c *compiled) *gen.ResolvedToolset {
 	return r
 }
 
-// ResolveRegistry returns every toolset's definitions and token from one
-// read.
+// ResolveRegistry returns the definitions and tokens of the named toolsets,
+// or of every toolset when none is named, from one read. A caller holding
+// the current catalog revision (If-None-Match) is answered 304 before the
+// names are looked up: they resolved at that revision, which has not
+// changed.
 func (s *Service) ResolveRegistry(ctx context.Context, p *gen.ResolveRegistryPayload) (*gen.ResolveRegistryResult, error) {
 	if err := mayConsume(ctx); err != nil {
 		return nil, err
 	}
+	names, err := toolsetNames(p.Toolsets)
+	if err != nil {
+		return nil, err
+	}
 	v := s.current()
-	res := &gen.ResolveRegistryResult{CatalogRevision: int64(v.revision), Toolsets: []*gen.ResolvedToolset{}}
-	for _, name := range v.names {
+	etag := etagOf(v.revision)
+	if p.IfNoneMatch != nil && *p.IfNoneMatch == etag {
+		unchanged := "true"
+		return &gen.ResolveRegistryResult{CatalogRevision: int64(v.revision), Etag: etag, Unchanged: &unchanged}, nil
+	}
+	if len(names) == 0 {
+		names = v.names
+	}
+	var missing []string
+	for _, name := range names {
+		if _, ok := v.active[name]; !ok {
+			missing = append(missing, name)
+		}
+	}
+	if len(missing) > 0 {
+		return nil, s.missingToolset(ctx, v, missing, p.AtRevision)
+	}
+	res := &gen.ResolveRegistryResult{CatalogRevision: int64(v.revision), Etag: etag, Toolsets: make([]*gen.ResolvedToolset, 0, len(names))}
+	for _, name := range names {
 		res.Toolsets = append(res.Toolsets, resolved(v.active[name]))
 	}
 	return res, nil
+}
+
+// toolsetNames returns the toolsets a resolution names, sorted, refusing
+// an empty name and a name given twice.
+func toolsetNames(names []string) ([]string, error) {
+	sorted := slices.Clone(names)
+	slices.Sort(sorted)
+	for i, name := range sorted {
+		if name == "" {
+			return nil, gen.MakeBadRequest(errors.New("toolset: an empty name: name each toolset to resolve, or none to resolve the whole registry"))
+		}
+		if i > 0 && sorted[i-1] == name {
+			return nil, gen.MakeBadRequest(fmt.Errorf("toolset: %q is named twice: name each toolset once", name))
+		}
+	}
+	return sorted, nil
+}
+
+// missingToolset is the error of a resolution whose named toolsets
+// (missing, sorted) are not registered: it is about the first one,
+// toolset_removed when the change log removed it after atRevision,
+// unknown_toolset otherwise; the message lists the others.
+func (s *Service) missingToolset(ctx context.Context, v *view, missing []string, atRevision *int64) error {
+	name := missing[0]
+	others := ""
+	if len(missing) > 1 {
+		others = fmt.Sprintf(" (not registered either: %s)", strings.Join(quoteAll(missing[1:]), ", "))
+	}
+	if atRevision != nil && *atRevision < int64(v.revision) {
+		removed, err := s.removedSince(ctx, name, uint64(*atRevision))
+		if err != nil {
+			return unavailable(err)
+		}
+		if removed {
+			return gen.MakeToolsetRemoved(fmt.Errorf("toolset %q was removed after catalog revision %d%s: resolve again from a fresh listing", name, *atRevision, others))
+		}
+	}
+	return gen.MakeUnknownToolset(fmt.Errorf("no toolset %q is registered%s: list the catalog and resolve toolsets it lists", name, others))
+}
+
+func quoteAll(names []string) []string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = strconv.Quote(n)
+	}
+	return out
 }
 
 // Changes is the catalog's change feed, as a long poll.

@@ -16,7 +16,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/quiver-go/quiver/registry/internal/registrytest"
+	"github.com/quiver-go/quiver/internal/registrytest"
 	"github.com/quiver-go/quiver/registry/server"
 )
 

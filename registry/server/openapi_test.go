@@ -7,7 +7,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/quiver-go/quiver/registry/internal/registrytest"
+	"github.com/quiver-go/quiver/internal/registrytest"
 	"github.com/quiver-go/quiver/registry/server"
 )
 

@@ -260,6 +260,8 @@ func (c *Client) ResolveToolset(ctx context.Context, p *ResolveToolsetPayload) (
 // ResolveRegistry calls the "resolve_registry" endpoint of the "registry"
 // service.
 // ResolveRegistry may return the following errors:
+//   - "unknown_toolset" (type *goa.ServiceError): A named toolset is not registered.
+//   - "toolset_removed" (type *goa.ServiceError): A named toolset was removed after at_revision: resolve again from a fresh listing.
 //   - "unauthorized" (type *goa.ServiceError): The request carries no API key, or one the registry does not know.
 //   - "forbidden" (type *goa.ServiceError): The key's role may not do this (a consumer publishing, a provider publishing outside its globs).
 //   - "bad_request" (type *goa.ServiceError): The request is malformed: the message says which field and why.

@@ -51,8 +51,13 @@ type Service interface {
 	// one); at_revision fails with toolset_removed when the toolset was removed
 	// after that catalog revision.
 	ResolveToolset(context.Context, *ResolveToolsetPayload) (res *ResolveToolsetResult, err error)
-	// Every toolset's definitions and token, from one consistent read. An empty
-	// registry is valid.
+	// The definitions and tokens of the named toolsets, or of every toolset when
+	// none is named (an empty registry is valid), from one consistent read. With
+	// If-None-Match naming the current catalog revision the answer is 304 Not
+	// Modified, whatever the toolsets named (they resolved at that revision). A
+	// named toolset that is not registered fails with unknown_toolset, or
+	// toolset_removed when at_revision is given and the change log removed it
+	// after that revision.
 	ResolveRegistry(context.Context, *ResolveRegistryPayload) (res *ResolveRegistryResult, err error)
 	// The catalog's change feed (long poll): the changes after a revision, waiting
 	// up to wait_ms for one.
@@ -387,6 +392,12 @@ type RenewPayload struct {
 type ResolveRegistryPayload struct {
 	// The caller's API key.
 	Key *string
+	// Resolve only these toolsets, each named once; none: every toolset.
+	Toolsets []string
+	// The catalog revision the caller's resolution started from.
+	AtRevision *int64
+	// A catalog revision (ETag) the caller holds.
+	IfNoneMatch *string
 }
 
 // ResolveRegistryResult is the result type of the registry service
@@ -394,8 +405,12 @@ type ResolveRegistryPayload struct {
 type ResolveRegistryResult struct {
 	// The catalog revision read.
 	CatalogRevision int64
+	// The catalog revision as an ETag.
+	Etag string
 	// The toolsets, sorted by name.
 	Toolsets []*ResolvedToolset
+	// "true" when the caller's revision is current (304).
+	Unchanged *string
 }
 
 // ResolveToolsetPayload is the payload type of the registry service

@@ -7,7 +7,7 @@ import (
 
 	"github.com/quiver-go/quiver/internal/redistest"
 	gen "github.com/quiver-go/quiver/registry/gen/registry"
-	"github.com/quiver-go/quiver/registry/internal/registrytest"
+	"github.com/quiver-go/quiver/internal/registrytest"
 )
 
 // The change feed works across nodes: a long poll on node B wakes when a

@@ -29,7 +29,7 @@ func UsageCommands() []string {
 
 // UsageExamples produces an example of a valid invocation of the CLI tool.
 func UsageExamples() string {
-	return os.Args[0] + " " + "registry register --body '{\n      \"execution\": \"service\",\n      \"fingerprint\": \"Explicabo veniam qui.\",\n      \"kind\": \"schema_only\",\n      \"max_in_flight\": 883,\n      \"provider\": \"Ut ullam qui quae temporibus tempore.\",\n      \"revision\": \"Nesciunt est molestiae est rerum quae impedit.\",\n      \"toolset\": \"Ipsa molestiae doloribus laudantium et eum et.\"\n   }' --key \"Iure soluta.\"" + "\n" +
+	return os.Args[0] + " " + "registry register --body '{\n      \"execution\": \"agent\",\n      \"fingerprint\": \"Non voluptas aliquid et.\",\n      \"kind\": \"schema_only\",\n      \"max_in_flight\": 1010,\n      \"provider\": \"Natus doloribus voluptates velit corporis.\",\n      \"revision\": \"Quia eveniet nisi quia iste qui.\",\n      \"toolset\": \"Iure soluta.\"\n   }' --key \"Quaerat consequuntur molestiae dicta animi aspernatur esse.\"" + "\n" +
 		""
 }
 
@@ -94,8 +94,11 @@ func ParseEndpoint(
 		registryResolveToolsetAtRevisionFlag = registryResolveToolsetFlags.String("at-revision", "", "")
 		registryResolveToolsetKeyFlag        = registryResolveToolsetFlags.String("key", "", "")
 
-		registryResolveRegistryFlags   = flag.NewFlagSet("resolve-registry", flag.ExitOnError)
-		registryResolveRegistryKeyFlag = registryResolveRegistryFlags.String("key", "", "")
+		registryResolveRegistryFlags           = flag.NewFlagSet("resolve-registry", flag.ExitOnError)
+		registryResolveRegistryToolsetsFlag    = registryResolveRegistryFlags.String("toolsets", "", "")
+		registryResolveRegistryAtRevisionFlag  = registryResolveRegistryFlags.String("at-revision", "", "")
+		registryResolveRegistryIfNoneMatchFlag = registryResolveRegistryFlags.String("if-none-match", "", "")
+		registryResolveRegistryKeyFlag         = registryResolveRegistryFlags.String("key", "", "")
 
 		registryChangesFlags      = flag.NewFlagSet("changes", flag.ExitOnError)
 		registryChangesAfterFlag  = registryChangesFlags.String("after", "", "")
@@ -266,7 +269,7 @@ func ParseEndpoint(
 				data, err = registryc.BuildResolveToolsetPayload(*registryResolveToolsetNameFlag, *registryResolveToolsetVersionFlag, *registryResolveToolsetAtRevisionFlag, *registryResolveToolsetKeyFlag)
 			case "resolve-registry":
 				endpoint = c.ResolveRegistry()
-				data, err = registryc.BuildResolveRegistryPayload(*registryResolveRegistryKeyFlag)
+				data, err = registryc.BuildResolveRegistryPayload(*registryResolveRegistryToolsetsFlag, *registryResolveRegistryAtRevisionFlag, *registryResolveRegistryIfNoneMatchFlag, *registryResolveRegistryKeyFlag)
 			case "changes":
 				endpoint = c.Changes()
 				data, err = registryc.BuildChangesPayload(*registryChangesAfterFlag, *registryChangesWaitMsFlag, *registryChangesKeyFlag)
@@ -302,7 +305,7 @@ func registryUsage() {
 	fmt.Fprintln(os.Stderr, `    get-toolset: One toolset: its summary and its full declaration.`)
 	fmt.Fprintln(os.Stderr, `    search: Search the whole catalog's tools with the discovery core (BM25F with name tiers, weak hits cut).`)
 	fmt.Fprintln(os.Stderr, `    resolve-toolset: A toolset's definitions and registration token, from one consistent read. version pins the published version (it checks, it does not select an older one); at_revision fails with toolset_removed when the toolset was removed after that catalog revision.`)
-	fmt.Fprintln(os.Stderr, `    resolve-registry: Every toolset's definitions and token, from one consistent read. An empty registry is valid.`)
+	fmt.Fprintln(os.Stderr, `    resolve-registry: The definitions and tokens of the named toolsets, or of every toolset when none is named (an empty registry is valid), from one consistent read. With If-None-Match naming the current catalog revision the answer is 304 Not Modified, whatever the toolsets named (they resolved at that revision). A named toolset that is not registered fails with unknown_toolset, or toolset_removed when at_revision is given and the change log removed it after that revision.`)
 	fmt.Fprintln(os.Stderr, `    changes: The catalog's change feed (long poll): the changes after a revision, waiting up to wait_ms for one.`)
 	fmt.Fprintln(os.Stderr, `    call-resolved-tool: Call a resolved tool. The payload is validated, the token checked before the call is handed to a provider, and the call id makes the call idempotent: a retry returns the recorded outcome.`)
 	fmt.Fprintln(os.Stderr, `    get-call: A call's record.`)
@@ -327,7 +330,7 @@ func registryRegisterUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "registry register --body '{\n      \"execution\": \"service\",\n      \"fingerprint\": \"Explicabo veniam qui.\",\n      \"kind\": \"schema_only\",\n      \"max_in_flight\": 883,\n      \"provider\": \"Ut ullam qui quae temporibus tempore.\",\n      \"revision\": \"Nesciunt est molestiae est rerum quae impedit.\",\n      \"toolset\": \"Ipsa molestiae doloribus laudantium et eum et.\"\n   }' --key \"Iure soluta.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "registry register --body '{\n      \"execution\": \"agent\",\n      \"fingerprint\": \"Non voluptas aliquid et.\",\n      \"kind\": \"schema_only\",\n      \"max_in_flight\": 1010,\n      \"provider\": \"Natus doloribus voluptates velit corporis.\",\n      \"revision\": \"Quia eveniet nisi quia iste qui.\",\n      \"toolset\": \"Iure soluta.\"\n   }' --key \"Quaerat consequuntur molestiae dicta animi aspernatur esse.\"")
 }
 
 func registryRenewUsage() {
@@ -347,7 +350,7 @@ func registryRenewUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "registry renew --lease-id \"Similique explicabo corporis cupiditate.\" --key \"Ipsa fuga facilis cupiditate fugit quia.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "registry renew --lease-id \"Deleniti aut assumenda sit quis consectetur aut.\" --key \"Qui repellendus quibusdam culpa omnis eius assumenda.\"")
 }
 
 func registryDrainUsage() {
@@ -367,7 +370,7 @@ func registryDrainUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "registry drain --lease-id \"Dolores eos totam voluptatum repudiandae eos labore.\" --key \"Est similique.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "registry drain --lease-id \"Voluptates incidunt dignissimos sed.\" --key \"Suscipit cupiditate non adipisci alias.\"")
 }
 
 func registryReleaseUsage() {
@@ -387,7 +390,7 @@ func registryReleaseUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "registry release --lease-id \"Et facere aut illum et facilis.\" --key \"Accusantium illum.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "registry release --lease-id \"Sunt consequuntur.\" --key \"Eligendi est sint maxime eaque.\"")
 }
 
 func registryUnregisterUsage() {
@@ -407,7 +410,7 @@ func registryUnregisterUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "registry unregister --name \"Repudiandae accusantium.\" --key \"Voluptate velit quibusdam.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "registry unregister --name \"Odio voluptas voluptatibus aut voluptatibus autem.\" --key \"Est est consequatur quidem ducimus.\"")
 }
 
 func registryCallsUsage() {
@@ -427,7 +430,7 @@ func registryCallsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "registry calls --lease-id \"Quidem ducimus eum.\" --key \"Aperiam et aut.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "registry calls --lease-id \"Autem qui magnam tempore.\" --key \"Impedit accusamus excepturi impedit et consequatur.\"")
 }
 
 func registryPostResultUsage() {
@@ -449,7 +452,7 @@ func registryPostResultUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "registry post-result --body '{\n      \"error\": \"Minima voluptas vitae quis quaerat.\",\n      \"lease_id\": \"Enim consequatur sit corporis.\",\n      \"result\": \"Voluptatem earum a magni.\"\n   }' --call-id \"Reiciendis mollitia omnis recusandae.\" --key \"Rerum quis aliquid.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "registry post-result --body '{\n      \"error\": \"Magni rem iusto eveniet possimus.\",\n      \"lease_id\": \"Aperiam sunt et aspernatur fuga aut.\",\n      \"result\": \"Voluptas provident non praesentium.\"\n   }' --call-id \"Eum animi.\" --key \"Consequuntur sed.\"")
 }
 
 func registryListToolsetsUsage() {
@@ -471,7 +474,7 @@ func registryListToolsetsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "registry list-toolsets --tags '[\n      \"Cupiditate error odio soluta omnis.\",\n      \"Numquam est accusamus.\",\n      \"Maxime et eveniet ut voluptas.\"\n   ]' --if-none-match \"Tenetur recusandae eaque quia vel sunt.\" --key \"Consequuntur autem et eveniet aut.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "registry list-toolsets --tags '[\n      \"Eveniet aut.\",\n      \"Maiores in ut maxime explicabo quam iste.\"\n   ]' --if-none-match \"Aut non reprehenderit est ipsam perspiciatis.\" --key \"Accusantium ipsam vero.\"")
 }
 
 func registryGetToolsetUsage() {
@@ -491,7 +494,7 @@ func registryGetToolsetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "registry get-toolset --name \"Quaerat alias.\" --key \"Iste in beatae.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "registry get-toolset --name \"Fugit quae.\" --key \"Ea incidunt sunt maxime consequatur vitae.\"")
 }
 
 func registrySearchUsage() {
@@ -513,7 +516,7 @@ func registrySearchUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "registry search --q \"n2y\" --limit 94 --key \"Eum ut rerum est quia.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "registry search --q \"wg\" --limit 94 --key \"Eos non consectetur consequatur et laboriosam.\"")
 }
 
 func registryResolveToolsetUsage() {
@@ -537,25 +540,31 @@ func registryResolveToolsetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "registry resolve-toolset --name \"Temporibus quam non necessitatibus aliquam nulla ut.\" --version \"Eaque dolorum repellat quo molestiae.\" --at-revision 8202676887265966736 --key \"Eaque minima veritatis ab ducimus.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "registry resolve-toolset --name \"Eaque minima veritatis ab ducimus.\" --version \"Est autem officiis et accusamus unde.\" --at-revision 912072352056382268 --key \"Ipsam blanditiis ab.\"")
 }
 
 func registryResolveRegistryUsage() {
 	// Header with flags
 	fmt.Fprintf(os.Stderr, "%s [flags] registry resolve-registry", os.Args[0])
+	fmt.Fprint(os.Stderr, " -toolsets JSON")
+	fmt.Fprint(os.Stderr, " -at-revision INT64")
+	fmt.Fprint(os.Stderr, " -if-none-match STRING")
 	fmt.Fprint(os.Stderr, " -key STRING")
 	fmt.Fprintln(os.Stderr)
 
 	// Description
 	fmt.Fprintln(os.Stderr)
-	fmt.Fprintln(os.Stderr, `Every toolset's definitions and token, from one consistent read. An empty registry is valid.`)
+	fmt.Fprintln(os.Stderr, `The definitions and tokens of the named toolsets, or of every toolset when none is named (an empty registry is valid), from one consistent read. With If-None-Match naming the current catalog revision the answer is 304 Not Modified, whatever the toolsets named (they resolved at that revision). A named toolset that is not registered fails with unknown_toolset, or toolset_removed when at_revision is given and the change log removed it after that revision.`)
 
 	// Flags list
+	fmt.Fprintln(os.Stderr, `    -toolsets JSON: `)
+	fmt.Fprintln(os.Stderr, `    -at-revision INT64: `)
+	fmt.Fprintln(os.Stderr, `    -if-none-match STRING: `)
 	fmt.Fprintln(os.Stderr, `    -key STRING: `)
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "registry resolve-registry --key \"Voluptatem ut voluptatum.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "registry resolve-registry --toolsets '[\n      \"Doloremque molestiae eum.\",\n      \"Quibusdam aperiam autem asperiores voluptatum nesciunt ipsum.\",\n      \"Ut ea.\",\n      \"Modi nostrum placeat aliquid.\"\n   ]' --at-revision 4751132204464435577 --if-none-match \"Officiis et animi eveniet.\" --key \"Porro numquam hic eveniet quo recusandae.\"")
 }
 
 func registryChangesUsage() {
@@ -577,7 +586,7 @@ func registryChangesUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "registry changes --after 2471228595190464818 --wait-ms 105411 --key \"Ipsum saepe ut ea quasi.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "registry changes --after 692452993005559703 --wait-ms 87238 --key \"Minima veritatis soluta et et aut.\"")
 }
 
 func registryCallResolvedToolUsage() {
@@ -597,7 +606,7 @@ func registryCallResolvedToolUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "registry call-resolved-tool --body '{\n      \"call_id\": \"iby\",\n      \"payload\": \"Qui repellat et.\",\n      \"run_id\": \"Eum magni.\",\n      \"timeout_ms\": 37021,\n      \"token\": \"Facilis expedita sed alias distinctio vero eum.\",\n      \"tool\": \"Magni perferendis explicabo nostrum.\",\n      \"toolset\": \"Unde voluptatum temporibus quidem.\"\n   }' --key \"Veritatis soluta.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "registry call-resolved-tool --body '{\n      \"call_id\": \"m92\",\n      \"payload\": \"Vel modi voluptatem vel.\",\n      \"run_id\": \"Corrupti sint qui magnam eos maxime et.\",\n      \"timeout_ms\": 269945,\n      \"token\": \"Sint aliquam molestias.\",\n      \"tool\": \"Voluptas cum vel exercitationem animi.\",\n      \"toolset\": \"Atque odio.\"\n   }' --key \"Soluta recusandae.\"")
 }
 
 func registryGetCallUsage() {
@@ -617,5 +626,5 @@ func registryGetCallUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "registry get-call --call-id \"Est soluta.\" --key \"Sit soluta qui qui repudiandae alias.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "registry get-call --call-id \"Veniam vel.\" --key \"Qui voluptas nihil optio exercitationem a.\"")
 }

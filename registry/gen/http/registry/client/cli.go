@@ -25,7 +25,7 @@ func BuildRegisterPayload(registryRegisterBody string, registryRegisterKey strin
 	{
 		err = json.Unmarshal([]byte(registryRegisterBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"execution\": \"service\",\n      \"fingerprint\": \"Explicabo veniam qui.\",\n      \"kind\": \"schema_only\",\n      \"max_in_flight\": 883,\n      \"provider\": \"Ut ullam qui quae temporibus tempore.\",\n      \"revision\": \"Nesciunt est molestiae est rerum quae impedit.\",\n      \"toolset\": \"Ipsa molestiae doloribus laudantium et eum et.\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"execution\": \"agent\",\n      \"fingerprint\": \"Non voluptas aliquid et.\",\n      \"kind\": \"schema_only\",\n      \"max_in_flight\": 1010,\n      \"provider\": \"Natus doloribus voluptates velit corporis.\",\n      \"revision\": \"Quia eveniet nisi quia iste qui.\",\n      \"toolset\": \"Iure soluta.\"\n   }'")
 		}
 		if body.Toolset == nil {
 			err = goa.MergeErrors(err, goa.MissingFieldError("toolset", "body"))
@@ -186,7 +186,7 @@ func BuildPostResultPayload(registryPostResultBody string, registryPostResultCal
 	{
 		err = json.Unmarshal([]byte(registryPostResultBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"error\": \"Minima voluptas vitae quis quaerat.\",\n      \"lease_id\": \"Enim consequatur sit corporis.\",\n      \"result\": \"Voluptatem earum a magni.\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"error\": \"Magni rem iusto eveniet possimus.\",\n      \"lease_id\": \"Aperiam sunt et aspernatur fuga aut.\",\n      \"result\": \"Voluptas provident non praesentium.\"\n   }'")
 		}
 	}
 	var callID string
@@ -219,7 +219,7 @@ func BuildListToolsetsPayload(registryListToolsetsTags string, registryListTools
 		if registryListToolsetsTags != "" {
 			err = json.Unmarshal([]byte(registryListToolsetsTags), &tags)
 			if err != nil {
-				return nil, fmt.Errorf("invalid JSON for tags, \nerror: %s, \nexample of valid JSON:\n%s", err, "'[\n      \"Cupiditate error odio soluta omnis.\",\n      \"Numquam est accusamus.\",\n      \"Maxime et eveniet ut voluptas.\"\n   ]'")
+				return nil, fmt.Errorf("invalid JSON for tags, \nerror: %s, \nexample of valid JSON:\n%s", err, "'[\n      \"Eveniet aut.\",\n      \"Maiores in ut maxime explicabo quam iste.\"\n   ]'")
 			}
 		}
 	}
@@ -351,7 +351,39 @@ func BuildResolveToolsetPayload(registryResolveToolsetName string, registryResol
 
 // BuildResolveRegistryPayload builds the payload for the registry
 // resolve_registry endpoint from CLI flags.
-func BuildResolveRegistryPayload(registryResolveRegistryKey string) (*registry.ResolveRegistryPayload, error) {
+func BuildResolveRegistryPayload(registryResolveRegistryToolsets string, registryResolveRegistryAtRevision string, registryResolveRegistryIfNoneMatch string, registryResolveRegistryKey string) (*registry.ResolveRegistryPayload, error) {
+	var err error
+	var toolsets []string
+	{
+		if registryResolveRegistryToolsets != "" {
+			err = json.Unmarshal([]byte(registryResolveRegistryToolsets), &toolsets)
+			if err != nil {
+				return nil, fmt.Errorf("invalid JSON for toolsets, \nerror: %s, \nexample of valid JSON:\n%s", err, "'[\n      \"Doloremque molestiae eum.\",\n      \"Quibusdam aperiam autem asperiores voluptatum nesciunt ipsum.\",\n      \"Ut ea.\",\n      \"Modi nostrum placeat aliquid.\"\n   ]'")
+			}
+		}
+	}
+	var atRevision *int64
+	{
+		if registryResolveRegistryAtRevision != "" {
+			val, err := strconv.ParseInt(registryResolveRegistryAtRevision, 10, 64)
+			atRevision = &val
+			if err != nil {
+				return nil, fmt.Errorf("invalid value for atRevision, must be INT64")
+			}
+			if *atRevision < 0 {
+				err = goa.MergeErrors(err, goa.InvalidRangeError("at_revision", *atRevision, 0, true))
+			}
+			if err != nil {
+				return nil, err
+			}
+		}
+	}
+	var ifNoneMatch *string
+	{
+		if registryResolveRegistryIfNoneMatch != "" {
+			ifNoneMatch = &registryResolveRegistryIfNoneMatch
+		}
+	}
 	var key *string
 	{
 		if registryResolveRegistryKey != "" {
@@ -359,6 +391,9 @@ func BuildResolveRegistryPayload(registryResolveRegistryKey string) (*registry.R
 		}
 	}
 	v := &registry.ResolveRegistryPayload{}
+	v.Toolsets = toolsets
+	v.AtRevision = atRevision
+	v.IfNoneMatch = ifNoneMatch
 	v.Key = key
 
 	return v, nil
@@ -419,7 +454,7 @@ func BuildCallResolvedToolPayload(registryCallResolvedToolBody string, registryC
 	{
 		err = json.Unmarshal([]byte(registryCallResolvedToolBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"call_id\": \"iby\",\n      \"payload\": \"Qui repellat et.\",\n      \"run_id\": \"Eum magni.\",\n      \"timeout_ms\": 37021,\n      \"token\": \"Facilis expedita sed alias distinctio vero eum.\",\n      \"tool\": \"Magni perferendis explicabo nostrum.\",\n      \"toolset\": \"Unde voluptatum temporibus quidem.\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"call_id\": \"m92\",\n      \"payload\": \"Vel modi voluptatem vel.\",\n      \"run_id\": \"Corrupti sint qui magnam eos maxime et.\",\n      \"timeout_ms\": 269945,\n      \"token\": \"Sint aliquam molestias.\",\n      \"tool\": \"Voluptas cum vel exercitationem animi.\",\n      \"toolset\": \"Atque odio.\"\n   }'")
 		}
 		if body.Payload == nil {
 			err = goa.MergeErrors(err, goa.MissingFieldError("payload", "body"))

@@ -2170,10 +2170,22 @@ func EncodeResolveRegistryRequest(encoder func(*http.Request) goahttp.Encoder) f
 		if !ok {
 			return goahttp.ErrInvalidType("registry", "resolve_registry", "*registry.ResolveRegistryPayload", v)
 		}
+		if p.IfNoneMatch != nil {
+			head := *p.IfNoneMatch
+			req.Header.Set("If-None-Match", head)
+		}
 		if p.Key != nil {
 			head := *p.Key
 			req.Header.Set("Authorization", head)
 		}
+		values := req.URL.Query()
+		for _, value := range p.Toolsets {
+			values.Add("toolset", value)
+		}
+		if p.AtRevision != nil {
+			values.Add("at_revision", fmt.Sprintf("%v", *p.AtRevision))
+		}
+		req.URL.RawQuery = values.Encode()
 		return nil
 	}
 }
@@ -2182,12 +2194,14 @@ func EncodeResolveRegistryRequest(encoder func(*http.Request) goahttp.Encoder) f
 // the registry resolve_registry endpoint. restoreBody controls whether the
 // response body should be restored after having been read.
 // DecodeResolveRegistryResponse may return the following errors:
+//   - "unknown_toolset" (type *goa.ServiceError): http.StatusNotFound
+//   - "not_found" (type *goa.ServiceError): http.StatusNotFound
+//   - "toolset_removed" (type *goa.ServiceError): http.StatusGone
 //   - "unauthorized" (type *goa.ServiceError): http.StatusUnauthorized
 //   - "forbidden" (type *goa.ServiceError): http.StatusForbidden
 //   - "bad_request" (type *goa.ServiceError): http.StatusBadRequest
 //   - "payload_too_large" (type *goa.ServiceError): http.StatusRequestEntityTooLarge
 //   - "unavailable" (type *goa.ServiceError): http.StatusServiceUnavailable
-//   - "not_found" (type *goa.ServiceError): http.StatusNotFound
 //   - error: internal error
 func DecodeResolveRegistryResponse(decoder func(*http.Response) goahttp.Decoder, restoreBody bool) func(*http.Response) (any, error) {
 	return func(resp *http.Response) (any, error) {
@@ -2204,21 +2218,98 @@ func DecodeResolveRegistryResponse(decoder func(*http.Response) goahttp.Decoder,
 			defer resp.Body.Close()
 		}
 		switch resp.StatusCode {
+		case http.StatusNotModified:
+			var (
+				etag string
+				err  error
+			)
+			etagRaw := resp.Header.Get("Etag")
+			if etagRaw == "" {
+				err = goa.MergeErrors(err, goa.MissingFieldError("etag", "header"))
+			}
+			etag = etagRaw
+			if err != nil {
+				return nil, goahttp.ErrValidationError("registry", "resolve_registry", err)
+			}
+			res := NewResolveRegistryResultNotModified(etag)
+			tmp := "true"
+			res.Unchanged = &tmp
+			return res, nil
 		case http.StatusOK:
 			var (
-				body ResolveRegistryResponseBody
+				body ResolveRegistryOKResponseBody
 				err  error
 			)
 			err = decoder(resp).Decode(&body)
 			if err != nil {
 				return nil, goahttp.ErrDecodingError("registry", "resolve_registry", err)
 			}
-			err = ValidateResolveRegistryResponseBody(&body)
+			err = ValidateResolveRegistryOKResponseBody(&body)
 			if err != nil {
 				return nil, goahttp.ErrValidationError("registry", "resolve_registry", err)
 			}
-			res := NewResolveRegistryResultOK(&body)
+			var (
+				etag string
+			)
+			etagRaw := resp.Header.Get("Etag")
+			if etagRaw == "" {
+				err = goa.MergeErrors(err, goa.MissingFieldError("etag", "header"))
+			}
+			etag = etagRaw
+			if err != nil {
+				return nil, goahttp.ErrValidationError("registry", "resolve_registry", err)
+			}
+			res := NewResolveRegistryResultOK(&body, etag)
 			return res, nil
+		case http.StatusNotFound:
+			en := resp.Header.Get("goa-error")
+			switch en {
+			case "unknown_toolset":
+				var (
+					body ResolveRegistryUnknownToolsetResponseBody
+					err  error
+				)
+				err = decoder(resp).Decode(&body)
+				if err != nil {
+					return nil, goahttp.ErrDecodingError("registry", "resolve_registry", err)
+				}
+				err = ValidateResolveRegistryUnknownToolsetResponseBody(&body)
+				if err != nil {
+					return nil, goahttp.ErrValidationError("registry", "resolve_registry", err)
+				}
+				return nil, NewResolveRegistryUnknownToolset(&body)
+			case "not_found":
+				var (
+					body ResolveRegistryNotFoundResponseBody
+					err  error
+				)
+				err = decoder(resp).Decode(&body)
+				if err != nil {
+					return nil, goahttp.ErrDecodingError("registry", "resolve_registry", err)
+				}
+				err = ValidateResolveRegistryNotFoundResponseBody(&body)
+				if err != nil {
+					return nil, goahttp.ErrValidationError("registry", "resolve_registry", err)
+				}
+				return nil, NewResolveRegistryNotFound(&body)
+			default:
+				body, _ := io.ReadAll(resp.Body)
+				return nil, goahttp.ErrInvalidResponse("registry", "resolve_registry", resp.StatusCode, string(body))
+			}
+		case http.StatusGone:
+			var (
+				body ResolveRegistryToolsetRemovedResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("registry", "resolve_registry", err)
+			}
+			err = ValidateResolveRegistryToolsetRemovedResponseBody(&body)
+			if err != nil {
+				return nil, goahttp.ErrValidationError("registry", "resolve_registry", err)
+			}
+			return nil, NewResolveRegistryToolsetRemoved(&body)
 		case http.StatusUnauthorized:
 			var (
 				body ResolveRegistryUnauthorizedResponseBody
@@ -2289,20 +2380,6 @@ func DecodeResolveRegistryResponse(decoder func(*http.Response) goahttp.Decoder,
 				return nil, goahttp.ErrValidationError("registry", "resolve_registry", err)
 			}
 			return nil, NewResolveRegistryUnavailable(&body)
-		case http.StatusNotFound:
-			var (
-				body ResolveRegistryNotFoundResponseBody
-				err  error
-			)
-			err = decoder(resp).Decode(&body)
-			if err != nil {
-				return nil, goahttp.ErrDecodingError("registry", "resolve_registry", err)
-			}
-			err = ValidateResolveRegistryNotFoundResponseBody(&body)
-			if err != nil {
-				return nil, goahttp.ErrValidationError("registry", "resolve_registry", err)
-			}
-			return nil, NewResolveRegistryNotFound(&body)
 		default:
 			body, _ := io.ReadAll(resp.Body)
 			return nil, goahttp.ErrInvalidResponse("registry", "resolve_registry", resp.StatusCode, string(body))

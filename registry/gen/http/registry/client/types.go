@@ -212,9 +212,9 @@ type ResolveToolsetResponseBody struct {
 	Toolset *ResolvedToolsetResponseBody `form:"toolset,omitempty" json:"toolset,omitempty" xml:"toolset,omitempty"`
 }
 
-// ResolveRegistryResponseBody is the type of the "registry" service
+// ResolveRegistryOKResponseBody is the type of the "registry" service
 // "resolve_registry" endpoint HTTP response body.
-type ResolveRegistryResponseBody struct {
+type ResolveRegistryOKResponseBody struct {
 	// The catalog revision read.
 	CatalogRevision *int64 `form:"catalog_revision,omitempty" json:"catalog_revision,omitempty" xml:"catalog_revision,omitempty"`
 	// The toolsets, sorted by name.
@@ -1702,6 +1702,62 @@ type ResolveToolsetUnavailableResponseBody struct {
 	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
 }
 
+// ResolveRegistryUnknownToolsetResponseBody is the type of the "registry"
+// service "resolve_registry" endpoint HTTP response body for the
+// "unknown_toolset" error.
+type ResolveRegistryUnknownToolsetResponseBody struct {
+	// Name is the name of this class of errors.
+	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID *string `form:"id,omitempty" json:"id,omitempty" xml:"id,omitempty"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message *string `form:"message,omitempty" json:"message,omitempty" xml:"message,omitempty"`
+	// Is the error temporary?
+	Temporary *bool `form:"temporary,omitempty" json:"temporary,omitempty" xml:"temporary,omitempty"`
+	// Is the error a timeout?
+	Timeout *bool `form:"timeout,omitempty" json:"timeout,omitempty" xml:"timeout,omitempty"`
+	// Is the error a server-side fault?
+	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
+}
+
+// ResolveRegistryNotFoundResponseBody is the type of the "registry" service
+// "resolve_registry" endpoint HTTP response body for the "not_found" error.
+type ResolveRegistryNotFoundResponseBody struct {
+	// Name is the name of this class of errors.
+	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID *string `form:"id,omitempty" json:"id,omitempty" xml:"id,omitempty"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message *string `form:"message,omitempty" json:"message,omitempty" xml:"message,omitempty"`
+	// Is the error temporary?
+	Temporary *bool `form:"temporary,omitempty" json:"temporary,omitempty" xml:"temporary,omitempty"`
+	// Is the error a timeout?
+	Timeout *bool `form:"timeout,omitempty" json:"timeout,omitempty" xml:"timeout,omitempty"`
+	// Is the error a server-side fault?
+	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
+}
+
+// ResolveRegistryToolsetRemovedResponseBody is the type of the "registry"
+// service "resolve_registry" endpoint HTTP response body for the
+// "toolset_removed" error.
+type ResolveRegistryToolsetRemovedResponseBody struct {
+	// Name is the name of this class of errors.
+	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID *string `form:"id,omitempty" json:"id,omitempty" xml:"id,omitempty"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message *string `form:"message,omitempty" json:"message,omitempty" xml:"message,omitempty"`
+	// Is the error temporary?
+	Temporary *bool `form:"temporary,omitempty" json:"temporary,omitempty" xml:"temporary,omitempty"`
+	// Is the error a timeout?
+	Timeout *bool `form:"timeout,omitempty" json:"timeout,omitempty" xml:"timeout,omitempty"`
+	// Is the error a server-side fault?
+	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
+}
+
 // ResolveRegistryUnauthorizedResponseBody is the type of the "registry"
 // service "resolve_registry" endpoint HTTP response body for the
 // "unauthorized" error.
@@ -1779,24 +1835,6 @@ type ResolveRegistryPayloadTooLargeResponseBody struct {
 // ResolveRegistryUnavailableResponseBody is the type of the "registry" service
 // "resolve_registry" endpoint HTTP response body for the "unavailable" error.
 type ResolveRegistryUnavailableResponseBody struct {
-	// Name is the name of this class of errors.
-	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID *string `form:"id,omitempty" json:"id,omitempty" xml:"id,omitempty"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message *string `form:"message,omitempty" json:"message,omitempty" xml:"message,omitempty"`
-	// Is the error temporary?
-	Temporary *bool `form:"temporary,omitempty" json:"temporary,omitempty" xml:"temporary,omitempty"`
-	// Is the error a timeout?
-	Timeout *bool `form:"timeout,omitempty" json:"timeout,omitempty" xml:"timeout,omitempty"`
-	// Is the error a server-side fault?
-	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
-}
-
-// ResolveRegistryNotFoundResponseBody is the type of the "registry" service
-// "resolve_registry" endpoint HTTP response body for the "not_found" error.
-type ResolveRegistryNotFoundResponseBody struct {
 	// Name is the name of this class of errors.
 	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
 	// ID is a unique identifier for this particular occurrence of the problem.
@@ -3743,9 +3781,18 @@ func NewResolveToolsetUnavailable(body *ResolveToolsetUnavailableResponseBody) *
 	return v
 }
 
+// NewResolveRegistryResultNotModified builds a "registry" service
+// "resolve_registry" endpoint result from a HTTP "NotModified" response.
+func NewResolveRegistryResultNotModified(etag string) *registry.ResolveRegistryResult {
+	v := &registry.ResolveRegistryResult{}
+	v.Etag = etag
+
+	return v
+}
+
 // NewResolveRegistryResultOK builds a "registry" service "resolve_registry"
 // endpoint result from a HTTP "OK" response.
-func NewResolveRegistryResultOK(body *ResolveRegistryResponseBody) *registry.ResolveRegistryResult {
+func NewResolveRegistryResultOK(body *ResolveRegistryOKResponseBody, etag string) *registry.ResolveRegistryResult {
 	v := &registry.ResolveRegistryResult{
 		CatalogRevision: *body.CatalogRevision,
 	}
@@ -3756,6 +3803,52 @@ func NewResolveRegistryResultOK(body *ResolveRegistryResponseBody) *registry.Res
 			continue
 		}
 		v.Toolsets[i] = unmarshalResolvedToolsetResponseBodyToRegistryResolvedToolset(val)
+	}
+	v.Etag = etag
+
+	return v
+}
+
+// NewResolveRegistryUnknownToolset builds a registry service resolve_registry
+// endpoint unknown_toolset error.
+func NewResolveRegistryUnknownToolset(body *ResolveRegistryUnknownToolsetResponseBody) *goa.ServiceError {
+	v := &goa.ServiceError{
+		Name:      *body.Name,
+		ID:        *body.ID,
+		Message:   *body.Message,
+		Temporary: *body.Temporary,
+		Timeout:   *body.Timeout,
+		Fault:     *body.Fault,
+	}
+
+	return v
+}
+
+// NewResolveRegistryNotFound builds a registry service resolve_registry
+// endpoint not_found error.
+func NewResolveRegistryNotFound(body *ResolveRegistryNotFoundResponseBody) *goa.ServiceError {
+	v := &goa.ServiceError{
+		Name:      *body.Name,
+		ID:        *body.ID,
+		Message:   *body.Message,
+		Temporary: *body.Temporary,
+		Timeout:   *body.Timeout,
+		Fault:     *body.Fault,
+	}
+
+	return v
+}
+
+// NewResolveRegistryToolsetRemoved builds a registry service resolve_registry
+// endpoint toolset_removed error.
+func NewResolveRegistryToolsetRemoved(body *ResolveRegistryToolsetRemovedResponseBody) *goa.ServiceError {
+	v := &goa.ServiceError{
+		Name:      *body.Name,
+		ID:        *body.ID,
+		Message:   *body.Message,
+		Temporary: *body.Temporary,
+		Timeout:   *body.Timeout,
+		Fault:     *body.Fault,
 	}
 
 	return v
@@ -3824,21 +3917,6 @@ func NewResolveRegistryPayloadTooLarge(body *ResolveRegistryPayloadTooLargeRespo
 // NewResolveRegistryUnavailable builds a registry service resolve_registry
 // endpoint unavailable error.
 func NewResolveRegistryUnavailable(body *ResolveRegistryUnavailableResponseBody) *goa.ServiceError {
-	v := &goa.ServiceError{
-		Name:      *body.Name,
-		ID:        *body.ID,
-		Message:   *body.Message,
-		Temporary: *body.Temporary,
-		Timeout:   *body.Timeout,
-		Fault:     *body.Fault,
-	}
-
-	return v
-}
-
-// NewResolveRegistryNotFound builds a registry service resolve_registry
-// endpoint not_found error.
-func NewResolveRegistryNotFound(body *ResolveRegistryNotFoundResponseBody) *goa.ServiceError {
 	v := &goa.ServiceError{
 		Name:      *body.Name,
 		ID:        *body.ID,
@@ -4508,9 +4586,9 @@ func ValidateResolveToolsetResponseBody(body *ResolveToolsetResponseBody) (err e
 	return
 }
 
-// ValidateResolveRegistryResponseBody runs the validations defined on
-// resolve_registry_response_body
-func ValidateResolveRegistryResponseBody(body *ResolveRegistryResponseBody) (err error) {
+// ValidateResolveRegistryOKResponseBody runs the validations defined on
+// resolve_registryOK_response_body
+func ValidateResolveRegistryOKResponseBody(body *ResolveRegistryOKResponseBody) (err error) {
 	if body.CatalogRevision == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("catalog_revision", "body"))
 	}
@@ -6488,6 +6566,78 @@ func ValidateResolveToolsetUnavailableResponseBody(body *ResolveToolsetUnavailab
 	return
 }
 
+// ValidateResolveRegistryUnknownToolsetResponseBody runs the validations
+// defined on resolve_registry_unknown_toolset_response_body
+func ValidateResolveRegistryUnknownToolsetResponseBody(body *ResolveRegistryUnknownToolsetResponseBody) (err error) {
+	if body.Name == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
+	}
+	if body.ID == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("id", "body"))
+	}
+	if body.Message == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("message", "body"))
+	}
+	if body.Temporary == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("temporary", "body"))
+	}
+	if body.Timeout == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("timeout", "body"))
+	}
+	if body.Fault == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("fault", "body"))
+	}
+	return
+}
+
+// ValidateResolveRegistryNotFoundResponseBody runs the validations defined on
+// resolve_registry_not_found_response_body
+func ValidateResolveRegistryNotFoundResponseBody(body *ResolveRegistryNotFoundResponseBody) (err error) {
+	if body.Name == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
+	}
+	if body.ID == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("id", "body"))
+	}
+	if body.Message == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("message", "body"))
+	}
+	if body.Temporary == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("temporary", "body"))
+	}
+	if body.Timeout == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("timeout", "body"))
+	}
+	if body.Fault == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("fault", "body"))
+	}
+	return
+}
+
+// ValidateResolveRegistryToolsetRemovedResponseBody runs the validations
+// defined on resolve_registry_toolset_removed_response_body
+func ValidateResolveRegistryToolsetRemovedResponseBody(body *ResolveRegistryToolsetRemovedResponseBody) (err error) {
+	if body.Name == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
+	}
+	if body.ID == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("id", "body"))
+	}
+	if body.Message == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("message", "body"))
+	}
+	if body.Temporary == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("temporary", "body"))
+	}
+	if body.Timeout == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("timeout", "body"))
+	}
+	if body.Fault == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("fault", "body"))
+	}
+	return
+}
+
 // ValidateResolveRegistryUnauthorizedResponseBody runs the validations defined
 // on resolve_registry_unauthorized_response_body
 func ValidateResolveRegistryUnauthorizedResponseBody(body *ResolveRegistryUnauthorizedResponseBody) (err error) {
@@ -6587,30 +6737,6 @@ func ValidateResolveRegistryPayloadTooLargeResponseBody(body *ResolveRegistryPay
 // ValidateResolveRegistryUnavailableResponseBody runs the validations defined
 // on resolve_registry_unavailable_response_body
 func ValidateResolveRegistryUnavailableResponseBody(body *ResolveRegistryUnavailableResponseBody) (err error) {
-	if body.Name == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
-	}
-	if body.ID == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("id", "body"))
-	}
-	if body.Message == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("message", "body"))
-	}
-	if body.Temporary == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("temporary", "body"))
-	}
-	if body.Timeout == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("timeout", "body"))
-	}
-	if body.Fault == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("fault", "body"))
-	}
-	return
-}
-
-// ValidateResolveRegistryNotFoundResponseBody runs the validations defined on
-// resolve_registry_not_found_response_body
-func ValidateResolveRegistryNotFoundResponseBody(body *ResolveRegistryNotFoundResponseBody) (err error) {
 	if body.Name == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
 	}

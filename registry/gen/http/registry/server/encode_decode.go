@@ -1768,8 +1768,14 @@ func EncodeResolveToolsetError(encoder func(context.Context, http.ResponseWriter
 func EncodeResolveRegistryResponse(encoder func(context.Context, http.ResponseWriter) goahttp.Encoder) func(context.Context, http.ResponseWriter, any) error {
 	return func(ctx context.Context, w http.ResponseWriter, v any) error {
 		res, _ := v.(*registry.ResolveRegistryResult)
+		if res.Unchanged != nil && *res.Unchanged == "true" {
+			w.Header().Set("Etag", res.Etag)
+			w.WriteHeader(http.StatusNotModified)
+			return nil
+		}
 		enc := encoder(ctx, w)
-		body := NewResolveRegistryResponseBody(res)
+		body := NewResolveRegistryOKResponseBody(res)
+		w.Header().Set("Etag", res.Etag)
 		w.WriteHeader(http.StatusOK)
 		return enc.Encode(body)
 	}
@@ -1781,13 +1787,41 @@ func DecodeResolveRegistryRequest(mux goahttp.Muxer, decoder func(*http.Request)
 	return func(r *http.Request) (*registry.ResolveRegistryPayload, error) {
 		var payload *registry.ResolveRegistryPayload
 		var (
-			key *string
+			toolsets    []string
+			atRevision  *int64
+			ifNoneMatch *string
+			key         *string
+			err         error
 		)
+		qp := r.URL.Query()
+		toolsets = qp["toolset"]
+		{
+			atRevisionRaw := qp.Get("at_revision")
+			if atRevisionRaw != "" {
+				v, err2 := strconv.ParseInt(atRevisionRaw, 10, 64)
+				if err2 != nil {
+					err = goa.MergeErrors(err, goa.InvalidFieldTypeError("at_revision", atRevisionRaw, "integer"))
+				}
+				atRevision = &v
+			}
+		}
+		if atRevision != nil {
+			if *atRevision < 0 {
+				err = goa.MergeErrors(err, goa.InvalidRangeError("at_revision", *atRevision, 0, true))
+			}
+		}
+		ifNoneMatchRaw := r.Header.Get("If-None-Match")
+		if ifNoneMatchRaw != "" {
+			ifNoneMatch = &ifNoneMatchRaw
+		}
 		keyRaw := r.Header.Get("Authorization")
 		if keyRaw != "" {
 			key = &keyRaw
 		}
-		payload = NewResolveRegistryPayload(key)
+		if err != nil {
+			return payload, err
+		}
+		payload = NewResolveRegistryPayload(toolsets, atRevision, ifNoneMatch, key)
 		if payload.Key != nil {
 			if strings.Contains(*payload.Key, " ") {
 				// Remove authorization scheme prefix (e.g. "Bearer")
@@ -1810,6 +1844,45 @@ func EncodeResolveRegistryError(encoder func(context.Context, http.ResponseWrite
 			return encodeError(ctx, w, v)
 		}
 		switch en.GoaErrorName() {
+		case "unknown_toolset":
+			var res *goa.ServiceError
+			errors.As(v, &res)
+			enc := encoder(ctx, w)
+			var body any
+			if formatter != nil {
+				body = formatter(ctx, res)
+			} else {
+				body = NewResolveRegistryUnknownToolsetResponseBody(res)
+			}
+			w.Header().Set("goa-error", res.GoaErrorName())
+			w.WriteHeader(http.StatusNotFound)
+			return enc.Encode(body)
+		case "not_found":
+			var res *goa.ServiceError
+			errors.As(v, &res)
+			enc := encoder(ctx, w)
+			var body any
+			if formatter != nil {
+				body = formatter(ctx, res)
+			} else {
+				body = NewResolveRegistryNotFoundResponseBody(res)
+			}
+			w.Header().Set("goa-error", res.GoaErrorName())
+			w.WriteHeader(http.StatusNotFound)
+			return enc.Encode(body)
+		case "toolset_removed":
+			var res *goa.ServiceError
+			errors.As(v, &res)
+			enc := encoder(ctx, w)
+			var body any
+			if formatter != nil {
+				body = formatter(ctx, res)
+			} else {
+				body = NewResolveRegistryToolsetRemovedResponseBody(res)
+			}
+			w.Header().Set("goa-error", res.GoaErrorName())
+			w.WriteHeader(http.StatusGone)
+			return enc.Encode(body)
 		case "unauthorized":
 			var res *goa.ServiceError
 			errors.As(v, &res)
@@ -1874,19 +1947,6 @@ func EncodeResolveRegistryError(encoder func(context.Context, http.ResponseWrite
 			}
 			w.Header().Set("goa-error", res.GoaErrorName())
 			w.WriteHeader(http.StatusServiceUnavailable)
-			return enc.Encode(body)
-		case "not_found":
-			var res *goa.ServiceError
-			errors.As(v, &res)
-			enc := encoder(ctx, w)
-			var body any
-			if formatter != nil {
-				body = formatter(ctx, res)
-			} else {
-				body = NewResolveRegistryNotFoundResponseBody(res)
-			}
-			w.Header().Set("goa-error", res.GoaErrorName())
-			w.WriteHeader(http.StatusNotFound)
 			return enc.Encode(body)
 		default:
 			return encodeError(ctx, w, v)

@@ -214,9 +214,9 @@ type ResolveToolsetResponseBody struct {
 	Toolset *ResolvedToolsetResponseBody `form:"toolset" json:"toolset" xml:"toolset"`
 }
 
-// ResolveRegistryResponseBody is the type of the "registry" service
+// ResolveRegistryOKResponseBody is the type of the "registry" service
 // "resolve_registry" endpoint HTTP response body.
-type ResolveRegistryResponseBody struct {
+type ResolveRegistryOKResponseBody struct {
 	// The catalog revision read.
 	CatalogRevision int64 `form:"catalog_revision" json:"catalog_revision" xml:"catalog_revision"`
 	// The toolsets, sorted by name.
@@ -1704,6 +1704,62 @@ type ResolveToolsetUnavailableResponseBody struct {
 	Fault bool `form:"fault" json:"fault" xml:"fault"`
 }
 
+// ResolveRegistryUnknownToolsetResponseBody is the type of the "registry"
+// service "resolve_registry" endpoint HTTP response body for the
+// "unknown_toolset" error.
+type ResolveRegistryUnknownToolsetResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// ResolveRegistryNotFoundResponseBody is the type of the "registry" service
+// "resolve_registry" endpoint HTTP response body for the "not_found" error.
+type ResolveRegistryNotFoundResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// ResolveRegistryToolsetRemovedResponseBody is the type of the "registry"
+// service "resolve_registry" endpoint HTTP response body for the
+// "toolset_removed" error.
+type ResolveRegistryToolsetRemovedResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
 // ResolveRegistryUnauthorizedResponseBody is the type of the "registry"
 // service "resolve_registry" endpoint HTTP response body for the
 // "unauthorized" error.
@@ -1781,24 +1837,6 @@ type ResolveRegistryPayloadTooLargeResponseBody struct {
 // ResolveRegistryUnavailableResponseBody is the type of the "registry" service
 // "resolve_registry" endpoint HTTP response body for the "unavailable" error.
 type ResolveRegistryUnavailableResponseBody struct {
-	// Name is the name of this class of errors.
-	Name string `form:"name" json:"name" xml:"name"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID string `form:"id" json:"id" xml:"id"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message string `form:"message" json:"message" xml:"message"`
-	// Is the error temporary?
-	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
-	// Is the error a timeout?
-	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
-	// Is the error a server-side fault?
-	Fault bool `form:"fault" json:"fault" xml:"fault"`
-}
-
-// ResolveRegistryNotFoundResponseBody is the type of the "registry" service
-// "resolve_registry" endpoint HTTP response body for the "not_found" error.
-type ResolveRegistryNotFoundResponseBody struct {
 	// Name is the name of this class of errors.
 	Name string `form:"name" json:"name" xml:"name"`
 	// ID is a unique identifier for this particular occurrence of the problem.
@@ -2498,10 +2536,10 @@ func NewResolveToolsetResponseBody(res *registry.ResolveToolsetResult) *ResolveT
 	return body
 }
 
-// NewResolveRegistryResponseBody builds the HTTP response body from the result
-// of the "resolve_registry" endpoint of the "registry" service.
-func NewResolveRegistryResponseBody(res *registry.ResolveRegistryResult) *ResolveRegistryResponseBody {
-	body := &ResolveRegistryResponseBody{
+// NewResolveRegistryOKResponseBody builds the HTTP response body from the
+// result of the "resolve_registry" endpoint of the "registry" service.
+func NewResolveRegistryOKResponseBody(res *registry.ResolveRegistryResult) *ResolveRegistryOKResponseBody {
+	body := &ResolveRegistryOKResponseBody{
 		CatalogRevision: res.CatalogRevision,
 	}
 	if res.Toolsets != nil {
@@ -2513,8 +2551,6 @@ func NewResolveRegistryResponseBody(res *registry.ResolveRegistryResult) *Resolv
 			}
 			body.Toolsets[i] = marshalRegistryResolvedToolsetToResolvedToolsetResponseBody(val)
 		}
-	} else {
-		body.Toolsets = []*ResolvedToolsetResponseBody{}
 	}
 	return body
 }
@@ -3677,6 +3713,48 @@ func NewResolveToolsetUnavailableResponseBody(res *goa.ServiceError) *ResolveToo
 	return body
 }
 
+// NewResolveRegistryUnknownToolsetResponseBody builds the HTTP response body
+// from the result of the "resolve_registry" endpoint of the "registry" service.
+func NewResolveRegistryUnknownToolsetResponseBody(res *goa.ServiceError) *ResolveRegistryUnknownToolsetResponseBody {
+	body := &ResolveRegistryUnknownToolsetResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewResolveRegistryNotFoundResponseBody builds the HTTP response body from
+// the result of the "resolve_registry" endpoint of the "registry" service.
+func NewResolveRegistryNotFoundResponseBody(res *goa.ServiceError) *ResolveRegistryNotFoundResponseBody {
+	body := &ResolveRegistryNotFoundResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewResolveRegistryToolsetRemovedResponseBody builds the HTTP response body
+// from the result of the "resolve_registry" endpoint of the "registry" service.
+func NewResolveRegistryToolsetRemovedResponseBody(res *goa.ServiceError) *ResolveRegistryToolsetRemovedResponseBody {
+	body := &ResolveRegistryToolsetRemovedResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
 // NewResolveRegistryUnauthorizedResponseBody builds the HTTP response body
 // from the result of the "resolve_registry" endpoint of the "registry" service.
 func NewResolveRegistryUnauthorizedResponseBody(res *goa.ServiceError) *ResolveRegistryUnauthorizedResponseBody {
@@ -3737,20 +3815,6 @@ func NewResolveRegistryPayloadTooLargeResponseBody(res *goa.ServiceError) *Resol
 // the result of the "resolve_registry" endpoint of the "registry" service.
 func NewResolveRegistryUnavailableResponseBody(res *goa.ServiceError) *ResolveRegistryUnavailableResponseBody {
 	body := &ResolveRegistryUnavailableResponseBody{
-		Name:      res.Name,
-		ID:        res.ID,
-		Message:   res.Message,
-		Temporary: res.Temporary,
-		Timeout:   res.Timeout,
-		Fault:     res.Fault,
-	}
-	return body
-}
-
-// NewResolveRegistryNotFoundResponseBody builds the HTTP response body from
-// the result of the "resolve_registry" endpoint of the "registry" service.
-func NewResolveRegistryNotFoundResponseBody(res *goa.ServiceError) *ResolveRegistryNotFoundResponseBody {
-	body := &ResolveRegistryNotFoundResponseBody{
 		Name:      res.Name,
 		ID:        res.ID,
 		Message:   res.Message,
@@ -4263,8 +4327,11 @@ func NewResolveToolsetPayload(name string, version *string, atRevision *int64, k
 
 // NewResolveRegistryPayload builds a registry service resolve_registry
 // endpoint payload.
-func NewResolveRegistryPayload(key *string) *registry.ResolveRegistryPayload {
+func NewResolveRegistryPayload(toolsets []string, atRevision *int64, ifNoneMatch *string, key *string) *registry.ResolveRegistryPayload {
 	v := &registry.ResolveRegistryPayload{}
+	v.Toolsets = toolsets
+	v.AtRevision = atRevision
+	v.IfNoneMatch = ifNoneMatch
 	v.Key = key
 
 	return v

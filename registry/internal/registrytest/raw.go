@@ -1,5 +1,0 @@
-package registrytest
-
-import "encoding/json"
-
-func rawPayload(s string) any { return json.RawMessage(s) }
