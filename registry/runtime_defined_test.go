@@ -7,7 +7,7 @@ import (
 
 	"github.com/quiver-go/quiver/registry"
 	gen "github.com/quiver-go/quiver/registry/gen/registry"
-	"github.com/quiver-go/quiver/registry/internal/registrytest"
+	"github.com/quiver-go/quiver/internal/registrytest"
 	"github.com/quiver-go/quiver/tools/contract"
 )
 

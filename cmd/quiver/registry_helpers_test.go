@@ -27,8 +27,8 @@ import (
 // with two toolsets, each with a provider: bench (registry/bench's echo
 // toolset, tagged bench, run by a bench.Counter) and workspace (the
 // embedded workspace catalog, version 1.0.0, tagged data, run by
-// workspaceExec). (registry/internal/registrytest is internal to registry/,
-// so the command's tests cannot use it.)
+// workspaceExec). It starts the registry through the command itself, which
+// is what these tests check; internal/registrytest starts one directly.
 type testRegistry struct {
 	URL     string
 	counter *bench.Counter

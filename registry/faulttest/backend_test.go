@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/quiver-go/quiver/internal/redistest"
-	"github.com/quiver-go/quiver/registry/internal/registrytest"
+	"github.com/quiver-go/quiver/internal/registrytest"
 	"github.com/quiver-go/quiver/registry/server"
 	"github.com/quiver-go/quiver/registry/server/redisbus"
 	"github.com/quiver-go/quiver/registry/store"

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/quiver-go/quiver/registry"
-	"github.com/quiver-go/quiver/registry/internal/registrytest"
+	"github.com/quiver-go/quiver/internal/registrytest"
 	"github.com/quiver-go/quiver/registry/store"
 )
 

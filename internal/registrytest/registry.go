@@ -1,0 +1,171 @@
+package registrytest
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"net"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	"github.com/quiver-go/quiver/registry"
+	"github.com/quiver-go/quiver/registry/server"
+	"github.com/quiver-go/quiver/registry/store"
+	"github.com/quiver-go/quiver/registry/stores"
+)
+
+// Registry is a registry server running in the test's process.
+type Registry struct {
+	URL     string
+	Service *server.Service
+	Store   store.Store
+	bus     server.Bus
+	Dir     string
+	Addr    string
+	http    *httptest.Server
+	opts    Options
+}
+
+// Restart closes r and starts a registry on the same data folder and
+// address.
+func (r *Registry) Restart(t testing.TB) *Registry {
+	t.Helper()
+	r.Close()
+	o := r.opts
+	o.Dir, o.Addr = r.Dir, r.Addr
+	return Start(t, o)
+}
+
+// Options tune Start; zero fields take the server's defaults except where
+// said.
+type Options struct {
+	// Dir is the data folder; a new temporary one when empty.
+	Dir string
+	// Addr is the loopback address to listen on ("127.0.0.1:0" picks a
+	// port); a restarted registry listens where the old one did.
+	Addr string
+	// RedisURL, when set, runs the node on the Redis store and bus there
+	// (Dir is then unused); nodes with the same RedisURL and Prefix share
+	// one registry.
+	RedisURL string
+	// Prefix is the Redis key prefix ("quiver:registry:" when empty).
+	Prefix string
+	// Keys configures API keys; nil serves everyone as admin.
+	Keys *server.Keys
+	// LeaseTTL defaults to 2s here, so lease tests stay short.
+	LeaseTTL       time.Duration
+	MaxBodyBytes   int64
+	MaxQueue       int
+	PublishedGrace time.Duration
+	PingInterval   time.Duration
+}
+
+// Start runs a registry until the test ends.
+func Start(t testing.TB, o Options) *Registry {
+	t.Helper()
+	if o.Dir == "" {
+		o.Dir = t.TempDir()
+	}
+	if o.LeaseTTL == 0 {
+		o.LeaseTTL = 2 * time.Second
+	}
+	st, bus, err := open(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc, err := server.New(context.Background(), server.Config{
+		Store: st, Bus: bus, Keys: o.Keys, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		LeaseTTL: o.LeaseTTL, MaxBodyBytes: o.MaxBodyBytes, MaxQueue: o.MaxQueue,
+		PublishedGrace: o.PublishedGrace, PingInterval: o.PingInterval,
+	})
+	if err != nil {
+		st.Close()
+		if bus != nil {
+			bus.Close()
+		}
+		t.Fatal(err)
+	}
+	hs := httptest.NewUnstartedServer(svc.Handler())
+	if o.Addr != "" {
+		l, err := net.Listen("tcp", o.Addr)
+		if err != nil {
+			svc.Close()
+			st.Close()
+			t.Fatal(err)
+		}
+		hs.Listener.Close()
+		hs.Listener = l
+	}
+	hs.Start()
+	r := &Registry{URL: hs.URL, Addr: hs.Listener.Addr().String(), Service: svc, Store: st, bus: bus, Dir: o.Dir, http: hs, opts: o}
+	t.Cleanup(r.Close)
+	return r
+}
+
+// Close stops the server and closes its store (idempotent).
+func (r *Registry) Close() {
+	if r.http == nil {
+		return
+	}
+	r.http.CloseClientConnections()
+	r.Service.Close()
+	r.http.Close()
+	r.Store.Close()
+	if r.bus != nil {
+		r.bus.Close()
+	}
+	r.http = nil
+}
+
+// Client returns a client of r sending key.
+func (r *Registry) Client(t testing.TB, key string) *registry.Client {
+	t.Helper()
+	var opts []registry.ClientOption
+	if key != "" {
+		opts = append(opts, registry.WithAPIKey(key))
+	}
+	c, err := registry.NewClient(r.URL, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// Serve runs a provider of decl on c until the test ends or the returned
+// stop is called; stop waits for Serve to return and gives its error.
+func Serve(t testing.TB, c *registry.Client, reg registry.Registration, exec registry.Executor) (stop func() error) {
+	t.Helper()
+	if reg.Logger == nil {
+		reg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- registry.Serve(ctx, c, reg, exec) }()
+	var stopped bool
+	var result error
+	stop = func() error {
+		if !stopped {
+			stopped = true
+			cancel()
+			result = <-done
+		}
+		return result
+	}
+	t.Cleanup(func() { _ = stop() })
+	return stop
+}
+
+// open opens the node's store and bus: Redis when o.RedisURL is set, the
+// embedded store in o.Dir (and the server's local bus) otherwise.
+func open(o Options) (store.Store, server.Bus, error) {
+	c := stores.Config{Kind: stores.Embedded, Dir: o.Dir}
+	if o.RedisURL != "" {
+		c = stores.Config{Kind: stores.Redis, RedisURL: o.RedisURL, Prefix: o.Prefix}
+	}
+	n, err := stores.Open(context.Background(), c)
+	if err != nil {
+		return nil, nil, err
+	}
+	return n.Store, n.Bus, nil
+}
