@@ -78,7 +78,8 @@ func (r *runner) admit(c planner.ToolRequest) admittedCall {
 	if ac.Wire == "" {
 		ac.Wire, _ = r.snapshot.Wire(adm.Ident)
 	}
-	t, ok := r.rt.tool(adm.Ident)
+	ac.Contract = r.contracts[c.CallID]
+	t, ok := r.rt.target(adm.Ident, ac.Contract)
 	if !ok {
 		ac.Budgeted = true
 		return ac
@@ -239,7 +240,7 @@ func (r *runner) admittedSpec(c planner.ToolRequest) (tools.ToolSpec, bool) {
 	if adm.Verdict != catalog.Admitted {
 		return tools.ToolSpec{}, false
 	}
-	t, ok := r.rt.tool(adm.Ident)
+	t, ok := r.rt.target(adm.Ident, r.contracts[c.CallID])
 	if !ok {
 		return tools.ToolSpec{}, false
 	}

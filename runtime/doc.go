@@ -11,7 +11,14 @@
 //     reads time from the engine, does I/O only through activities (plan,
 //     execute tool) and publishes events only when not replaying.
 //   - Every planning activity builds its own catalog; admission decides on
-//     that catalog's snapshot, before any cap is checked.
+//     that catalog's snapshot, before any cap is checked. A planning
+//     activity that can start work reads its registry sources once
+//     (RegisterRegistry, RegistryUse, RegistryTools); a finalizing one
+//     reads nothing.
+//   - A call accepted to a registry tool keeps the contract the step read
+//     (definition, pagination partner, registration token): confirmation,
+//     decoding, validation, restore and the registry call use it, never
+//     the registry's current catalog (docs/catalogs.md).
 //   - A batch of calls is admitted whole or rejected whole.
 //   - A suspended run (confirmation, clarification) ends its workflow with a
 //     RunSuspension checkpoint; Continue starts a continuation. Nothing waits

@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"sync"
+	"time"
 
 	"github.com/quiver-go/quiver/model"
 	"github.com/quiver-go/quiver/planner"
@@ -22,6 +23,7 @@ const (
 	EventUsage                  EventType = "usage"
 	EventRunCompleted           EventType = "run_completed"
 	EventCacheCheckpointIgnored EventType = "cache_checkpoint_ignored"
+	EventRegistryRead           EventType = "registry_read"
 )
 
 // Event is one typed run event. Each concrete type below implements it.
@@ -114,6 +116,30 @@ type CacheCheckpointIgnored struct {
 	RunID      string
 	Checkpoint model.CacheCheckpoint
 }
+
+// RegistryRead: a planning step read a registry's sources once. A read
+// conditional on the revision the runtime held answered NotModified when
+// the catalog was unchanged. Stale is set when the registry could not be
+// read and the runtime served its last read instead, Age old, because the
+// client's CacheTTL allows it while the registry is unreachable; Cause
+// says why the read failed.
+type RegistryRead struct {
+	RunID    string
+	Step     int
+	Registry string
+	// Revision is the catalog revision the step's tools come from.
+	Revision    int64
+	NotModified bool
+	Stale       bool
+	Age         time.Duration
+	Cause       string
+}
+
+// Type implements Event.
+func (RegistryRead) Type() EventType { return EventRegistryRead }
+
+// Run implements Event.
+func (e RegistryRead) Run() string { return e.RunID }
 
 // Type implements Event.
 func (RunStarted) Type() EventType { return EventRunStarted }

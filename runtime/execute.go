@@ -16,13 +16,26 @@ import (
 // its outcome. It returns a pending clarification when the call lacks
 // required fields under OnMissingFields("await_clarification").
 func (r *runner) execute(b *batchState, ac *admittedCall) (*PendingItem, error) {
-	t, _ := r.rt.tool(ac.Ident)
-	spec := t.spec
-	payload, headFailure := r.bindContinuation(spec, ac.Payload)
-	if headFailure != nil {
-		r.finishCall(b, ac, spec, executeOutput{Failure: headFailure})
+	t, ok := r.rt.target(ac.Ident, ac.Contract)
+	if !ok {
+		r.finishCall(b, ac, tools.ToolSpec{Name: ac.Ident}, executeOutput{Failure: &planner.ToolFailure{Code: "tool_unavailable", Message: fmt.Sprintf("Tool %s is not available any more; nothing ran.", ac.Ident), Recovery: planner.RecoveryReplan}})
 		return nil, nil
 	}
+	payload, head, headFailure := r.bindContinuation(t, ac.Payload)
+	if headFailure != nil {
+		r.finishCall(b, ac, t.spec, executeOutput{Failure: headFailure})
+		return nil, nil
+	}
+	if head != nil && head.Contract != nil {
+		// A continuation runs with the partner saved by the call that
+		// opened the chain, not with what the catalog lists now.
+		ac.Contract = head.Contract
+		if t, ok = r.rt.target(ac.Ident, ac.Contract); !ok {
+			r.finishCall(b, ac, tools.ToolSpec{Name: ac.Ident}, executeOutput{Failure: &planner.ToolFailure{Code: "tool_unavailable", Message: fmt.Sprintf("Tool %s is not available any more; nothing ran.", ac.Ident), Recovery: planner.RecoveryReplan}})
+			return nil, nil
+		}
+	}
+	spec := t.spec
 	r.emit(ToolCallScheduled{RunID: r.st.RunID, CallID: ac.CallID, Tool: ac.Ident, DisplayHint: r.rt.callHint(t, payload), Payload: payload})
 	in := executeInput{
 		Ident:   ac.Ident,
@@ -36,6 +49,8 @@ func (r *runner) execute(b *batchState, ac *admittedCall) (*PendingItem, error) 
 		},
 		Labels:        r.st.Labels,
 		ResumeMissing: r.agent.reg.Policy.OnMissingFields == MissingFieldsResume,
+		Agent:         r.st.Agent,
+		Contract:      ac.Contract,
 	}
 	timeout := r.agent.reg.Policy.toolTimeout()
 	if rem, ok := r.remaining(); ok && (timeout == 0 || rem < timeout) {
@@ -101,7 +116,7 @@ func (r *runner) finishCall(b *batchState, ac *admittedCall, spec tools.ToolSpec
 		r.st.ResultReminders = append(r.st.ResultReminders, spec.ResultReminder)
 	}
 	if out.Failure == nil {
-		r.advanceHeads(ac.Ident, spec, out.Bounds, explicitCursor(spec, ac))
+		r.advanceHeads(ac.Ident, spec, out.Bounds, explicitCursor(spec, ac), ac.Contract.partnerContract())
 	}
 	switch {
 	case out.Failure != nil && out.Failure.Recovery == planner.RecoveryFinish:
@@ -127,43 +142,32 @@ func (r *runner) finishCall(b *batchState, ac *admittedCall, spec tools.ToolSpec
 // bindContinuation fills the cursor of a ContinueWith partner called
 // without one, from the single active chain head; several heads make the
 // no-argument continuation unavailable.
-func (r *runner) bindContinuation(spec tools.ToolSpec, payload json.RawMessage) (json.RawMessage, *planner.ToolFailure) {
+func (r *runner) bindContinuation(t *toolEntry, payload json.RawMessage) (json.RawMessage, *chainHead, *planner.ToolFailure) {
+	spec := t.spec
 	var heads []chainHead
 	for _, h := range r.st.Heads {
 		if h.Partner == spec.Name {
 			heads = append(heads, h)
 		}
 	}
-	if len(heads) == 0 && !r.isPartner(spec.Name) {
-		return payload, nil
+	if len(heads) == 0 && !t.continued {
+		return payload, nil, nil
 	}
 	field := partnerCursorField(spec)
 	var obj map[string]json.RawMessage
 	if json.Unmarshal(payload, &obj) == nil {
 		if _, has := obj[field]; has {
-			return payload, nil
+			return payload, nil, nil
 		}
 	}
 	switch len(heads) {
 	case 0:
-		return nil, &planner.ToolFailure{Code: "no_continuation", Message: "There is no further page to continue: call the listing tool first.", Recovery: planner.RecoveryReplan}
+		return nil, nil, &planner.ToolFailure{Code: "no_continuation", Message: "There is no further page to continue: call the listing tool first.", Recovery: planner.RecoveryReplan}
 	case 1:
-		return mergeObjects(payload, mustJSON(map[string]string{field: heads[0].Cursor})), nil
+		return mergeObjects(payload, mustJSON(map[string]string{field: heads[0].Cursor})), &heads[0], nil
 	default:
-		return nil, &planner.ToolFailure{Code: "ambiguous_continuation", Message: "Several result sets can continue, so continuing without arguments is unavailable: repeat the listing call you want to page through.", Recovery: planner.RecoveryReplan}
+		return nil, nil, &planner.ToolFailure{Code: "ambiguous_continuation", Message: "Several result sets can continue, so continuing without arguments is unavailable: repeat the listing call you want to page through.", Recovery: planner.RecoveryReplan}
 	}
-}
-
-// isPartner reports whether any agent tool continues with id.
-func (r *runner) isPartner(id tools.Ident) bool {
-	for _, other := range r.agent.tools {
-		if t, ok := r.rt.tool(other); ok && t.spec.Bounds != nil && t.spec.Bounds.ContinueWith != "" {
-			if tools.Ident(other.Toolset()+"."+t.spec.Bounds.ContinueWith) == id {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // partnerCursorField is the payload field a ContinueWith partner receives
@@ -188,22 +192,22 @@ func explicitCursor(spec tools.ToolSpec, ac *admittedCall) string {
 // source call in a new step replaces the older heads of its partner; a
 // partner's page advances or ends the chain whose cursor it used (used, or
 // the single head when the runtime bound the cursor).
-func (r *runner) advanceHeads(id tools.Ident, spec tools.ToolSpec, bounds *planner.Bounds, used string) {
+func (r *runner) advanceHeads(id tools.Ident, spec tools.ToolSpec, bounds *planner.Bounds, used string, partner *savedContract) {
 	next := ""
 	if bounds != nil {
 		next = bounds.NextCursor
 	}
 	if spec.Bounds != nil && spec.Bounds.ContinueWith != "" {
-		partner := tools.Ident(id.Toolset() + "." + spec.Bounds.ContinueWith)
+		partnerID := tools.Ident(id.Toolset() + "." + spec.Bounds.ContinueWith)
 		kept := r.st.Heads[:0]
 		for _, h := range r.st.Heads {
-			if h.Partner != partner || h.Step == r.st.Step {
+			if h.Partner != partnerID || h.Step == r.st.Step {
 				kept = append(kept, h)
 			}
 		}
 		r.st.Heads = kept
 		if next != "" {
-			r.st.Heads = append(r.st.Heads, chainHead{Partner: partner, Cursor: next, Step: r.st.Step})
+			r.st.Heads = append(r.st.Heads, chainHead{Partner: partnerID, Cursor: next, Step: r.st.Step, Contract: partner})
 		}
 		return
 	}

@@ -21,6 +21,10 @@ type executeInput struct {
 	// ResumeMissing runs the tool despite missing required fields
 	// (OnMissingFields("resume")).
 	ResumeMissing bool `json:"resume_missing,omitempty"`
+	// Agent is the agent running the call.
+	Agent string `json:"agent,omitempty"`
+	// Contract is a registry call's saved contract.
+	Contract *savedContract `json:"contract,omitempty"`
 }
 
 // executeOutput is the execute activity's output: what the model sees and
@@ -39,9 +43,12 @@ type executeOutput struct {
 // executeActivity decodes, validates and injects the payload, runs the
 // executor, then validates and projects the result.
 func (rt *Runtime) executeActivity(ctx context.Context, in executeInput) (executeOutput, error) {
-	t, ok := rt.tool(in.Ident)
+	t, ok := rt.target(in.Ident, in.Contract)
 	if !ok {
 		return executeOutput{Failure: &planner.ToolFailure{Code: "tool_unavailable", Message: fmt.Sprintf("Tool %s is not registered.", in.Ident), Recovery: planner.RecoveryReplan}}, nil
+	}
+	if f := rt.checkSourceAllowed(ctx, in); f != nil {
+		return executeOutput{Failure: f}, nil
 	}
 	spec := t.spec
 	payload, out, ok := validatePayload(spec, in)
@@ -173,12 +180,10 @@ func routeServerData(spec tools.ToolSpec, sds []planner.ServerData) []planner.Se
 // runtime, so a cursor the partner declares is not shown either.
 func modelBounds(t *toolEntry) *tools.BoundsSpec {
 	b := t.spec.Bounds
-	for _, s := range t.toolset.reg.Specs {
-		if s.Bounds != nil && s.Bounds.ContinueWith == t.spec.Name.Tool() {
-			hidden := *b
-			hidden.Cursor, hidden.NextCursor = "", ""
-			return &hidden
-		}
+	if t.continued {
+		hidden := *b
+		hidden.Cursor, hidden.NextCursor = "", ""
+		return &hidden
 	}
 	return b
 }

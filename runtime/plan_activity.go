@@ -36,6 +36,11 @@ type planOutput struct {
 	// IgnoredCheckpoints are the cache checkpoints the step's model
 	// responses list as ignored (model_notices.go).
 	IgnoredCheckpoints []model.CacheCheckpoint `json:"ignored_checkpoints,omitempty"`
+	// Contracts holds, by call id, the saved contract of each call the
+	// step made to a registry tool.
+	Contracts map[string]*savedContract `json:"contracts,omitempty"`
+	// Reads reports the step's registry reads.
+	Reads []readReport `json:"reads,omitempty"`
 }
 
 // planActivity builds the step's catalog once and calls the planner.
@@ -44,7 +49,16 @@ func (rt *Runtime) planActivity(ctx context.Context, in planInput) (planOutput, 
 	if err != nil {
 		return planOutput{}, err
 	}
-	cat, err := rt.buildCatalog(a, in.State.Labels)
+	// A step that can start work reads its registry sources once and keeps
+	// that catalog through inference; a finalizing step only answers, and
+	// reads nothing.
+	sources := &stepSources{}
+	if in.Finalize == nil {
+		if sources, err = rt.resolveRegistries(ctx, a, in.State.Labels); err != nil {
+			return planOutput{}, err
+		}
+	}
+	cat, err := rt.buildCatalog(a, in.State.Labels, sources)
 	if err != nil {
 		return planOutput{}, err
 	}
@@ -81,18 +95,27 @@ func (rt *Runtime) planActivity(ctx context.Context, in planInput) (planOutput, 
 	snap := cat.Snapshot(discovered, search)
 	out := planOutput{Result: *res, Snapshot: snap, Discovery: discovered, Reminders: pc.reminders, Compacted: pc.compacted, Refused: refused}
 	out.IgnoredCheckpoints = pc.ignored.checkpoints()
+	out.Contracts = sources.contracts(cat, res.ToolCalls)
+	out.Reads = sources.reports
 	return out, nil
 }
 
 // buildCatalog builds an agent's catalog for one planning step.
-func (rt *Runtime) buildCatalog(a *agentEntry, labels map[string]string) (*catalog.Catalog, error) {
-	entries := make([]catalog.Entry, 0, len(a.tools))
+func (rt *Runtime) buildCatalog(a *agentEntry, labels map[string]string, resolved *stepSources) (*catalog.Catalog, error) {
+	n := len(a.tools)
+	if resolved != nil {
+		n += resolved.count()
+	}
+	entries := make([]catalog.Entry, 0, n)
 	for _, id := range a.tools {
 		t, ok := rt.tool(id)
 		if !ok {
 			return nil, fmt.Errorf("tool %s of agent %q is no longer registered", id, a.reg.Name)
 		}
 		entries = append(entries, catalog.Entry{Spec: t.spec, Deferred: a.deferred[id]})
+	}
+	if resolved != nil {
+		entries = resolved.appendEntries(entries)
 	}
 	return catalog.New(entries, a.reg.Policy.Tools, labels)
 }

@@ -104,6 +104,10 @@ type toolsetEntry struct {
 type toolEntry struct {
 	spec    tools.ToolSpec
 	toolset *toolsetEntry
+	// continued is set when another tool of the toolset continues with
+	// this one (BoundsSpec.ContinueWith): its pages keep their cursor in
+	// the runtime.
+	continued bool
 }
 
 // ErrToolsetRegistered is wrapped by RegisterToolset's error for a name
@@ -154,7 +158,10 @@ func (rt *Runtime) RegisterToolset(reg ToolsetRegistration) error {
 	e.reg.Specs = make([]tools.ToolSpec, len(reg.Specs))
 	for i, s := range reg.Specs {
 		e.reg.Specs[i] = s.Clone()
-		rt.tools[s.Name] = &toolEntry{spec: e.reg.Specs[i], toolset: e}
+		continued := slices.ContainsFunc(reg.Specs, func(o tools.ToolSpec) bool {
+			return o.Bounds != nil && o.Bounds.ContinueWith == s.Name.Tool()
+		})
+		rt.tools[s.Name] = &toolEntry{spec: e.reg.Specs[i], toolset: e, continued: continued}
 	}
 	rt.toolsets[reg.Name] = e
 	return nil
@@ -207,6 +214,7 @@ type AgentRegistration struct {
 type agentEntry struct {
 	reg      AgentRegistration
 	tools    []tools.Ident // every tool the agent consumes, sorted
+	toolsets []string      // the compiled toolsets it consumes
 	deferred map[tools.Ident]bool
 }
 
@@ -269,7 +277,7 @@ func (rt *Runtime) RegisterAgent(reg AgentRegistration) error {
 		// The client is known now: a model that cannot search the deferred
 		// tools fails here, not at its first request. Otherwise Start
 		// checks it.
-		if err := checkSearch(client, reg.Search, deferred); err != nil {
+		if err := checkSearch(client, reg.Search, deferredNames(deferred, reg.Registries)); err != nil {
 			errs = append(errs, err)
 		}
 	}
@@ -277,14 +285,18 @@ func (rt *Runtime) RegisterAgent(reg AgentRegistration) error {
 		return fmt.Errorf("runtime: register agent %q: %w", reg.Name, errors.Join(errs...))
 	}
 	slices.Sort(idents)
-	rt.agents[reg.Name] = &agentEntry{reg: reg, tools: idents, deferred: deferred}
+	var toolsets []string
+	for _, u := range reg.Uses {
+		toolsets = append(toolsets, u.Toolset)
+	}
+	rt.agents[reg.Name] = &agentEntry{reg: reg, tools: idents, toolsets: toolsets, deferred: deferred}
 	return nil
 }
 
 // checkSearch reports whether client can discover the deferred tools
 // under settings (model.CheckSearch); nil when there are none. The error
 // names the tools and, through the client's answer, the fix.
-func checkSearch(client model.Client, settings model.SearchSettings, deferred map[tools.Ident]bool) error {
+func checkSearch(client model.Client, settings model.SearchSettings, deferred []string) error {
 	if len(deferred) == 0 {
 		return nil
 	}
@@ -292,16 +304,26 @@ func checkSearch(client model.Client, settings model.SearchSettings, deferred ma
 	if err == nil {
 		return nil
 	}
-	ids := slices.Sorted(maps.Keys(deferred))
-	names := make([]string, 0, 3)
-	for _, id := range ids[:min(len(ids), 3)] {
-		names = append(names, string(id))
-	}
-	list := strings.Join(names, ", ")
-	if len(ids) > 3 {
-		list += fmt.Sprintf(" and %d more", len(ids)-3)
+	list := strings.Join(deferred[:min(len(deferred), 3)], ", ")
+	if len(deferred) > 3 {
+		list += fmt.Sprintf(" and %d more", len(deferred)-3)
 	}
 	return fmt.Errorf("deferred tools %s need a model that searches them (or defer none): %w", list, err)
+}
+
+// deferredNames names what an agent loads by search: its deferred
+// compiled tools, sorted, then the tools of its deferred registry sources.
+func deferredNames(deferred map[tools.Ident]bool, uses []RegistryUse) []string {
+	var names []string
+	for _, id := range slices.Sorted(maps.Keys(deferred)) {
+		names = append(names, string(id))
+	}
+	for _, u := range uses {
+		if u.DeferAll {
+			names = append(names, "the tools of "+u.String())
+		}
+	}
+	return names
 }
 
 // agent returns a registered agent. Its error has no package prefix:

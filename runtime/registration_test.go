@@ -93,7 +93,7 @@ func TestDeferralBelongsToTheConsumer(t *testing.T) {
 	}
 	deferred := func(agent string) []string {
 		a, _ := rt.agent(agent)
-		cat, err := rt.buildCatalog(a, nil)
+		cat, err := rt.buildCatalog(a, nil, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+
+	"github.com/quiver-go/quiver/planner"
 )
 
 // RegistryTools chooses registry sources per run: the application's scope
@@ -84,4 +86,24 @@ func (c *RegistryCatalog) include(u RegistryUse, opts []SourceOption) {
 		o(&u)
 	}
 	c.included = append(c.included, u)
+}
+
+// checkSourceAllowed asks RegistryTools whether a call saved from one of
+// its sources may still run; a refusal is the call's failure.
+func (rt *Runtime) checkSourceAllowed(ctx context.Context, in executeInput) *planner.ToolFailure {
+	if in.Contract == nil || !in.Contract.Scoped {
+		return nil
+	}
+	rt.mu.RLock()
+	scope := rt.registryTools
+	rt.mu.RUnlock()
+	if scope == nil {
+		return nil
+	}
+	c := &RegistryCatalog{agent: in.Agent, labels: in.Labels}
+	if scope.Allows(ctx, c, in.Contract.source()) {
+		return nil
+	}
+	return &planner.ToolFailure{Code: "source_not_allowed", Recovery: planner.RecoveryReplan,
+		Message: fmt.Sprintf("Not run: toolset %s of registry %s is no longer available to this run. Nothing ran; use the tools you have now.", in.Contract.Toolset, in.Contract.Registry)}
 }

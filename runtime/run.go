@@ -191,6 +191,9 @@ func (rt *Runtime) start(ctx context.Context, agent string, in RunInput, oneShot
 	if err := rt.checkRunSearch(a); err != nil {
 		return nil, fmt.Errorf("runtime: run of agent %q: %w", agent, err)
 	}
+	if err := rt.checkRunRegistries(a); err != nil {
+		return nil, fmt.Errorf("runtime: run: %w", err)
+	}
 	var o runOptions
 	for _, opt := range opts {
 		opt(&o)
@@ -259,14 +262,29 @@ func (rt *Runtime) Continue(ctx context.Context, runID string, resp PendingInput
 // tools needs its model registered: without it the runtime can neither
 // check the search nor name it in refusals.
 func (rt *Runtime) checkRunSearch(a *agentEntry) error {
-	if len(a.deferred) == 0 {
+	names := deferredNames(a.deferred, a.reg.Registries)
+	if len(names) == 0 {
 		return nil
 	}
 	client, err := rt.modelFor(a.reg.ModelID, a.reg.ModelClass)
 	if err != nil {
 		return fmt.Errorf("it defers tools, so its model must search them: %w", err)
 	}
-	return checkSearch(client, a.reg.Search, a.deferred)
+	return checkSearch(client, a.reg.Search, names)
+}
+
+// checkRunRegistries reports, before a run of a starts, a registry the
+// agent declares that no client is connected for.
+func (rt *Runtime) checkRunRegistries(a *agentEntry) error {
+	rt.mu.RLock()
+	defer rt.mu.RUnlock()
+	for _, u := range a.reg.Registries {
+		if rt.registries[u.Registry] == nil {
+			return &RegistrySourceError{Agent: a.reg.Name, Source: u, Reason: SourceNotRegistered,
+				Err: fmt.Errorf("connect it with rt.RegisterRegistry(%q, client) before running the agent", u.Registry)}
+		}
+	}
+	return nil
 }
 
 func (rt *Runtime) launch(ctx context.Context, in workflowInput, a *agentEntry) (*RunHandle, error) {

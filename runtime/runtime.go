@@ -33,6 +33,10 @@ type Runtime struct {
 
 	registries    map[string]*registryConn
 	registryTools RegistryTools
+	// contractSpecs caches the compiled specs of saved registry contracts.
+	contractSpecs sync.Map
+	closing       chan struct{}
+	closeOnce     sync.Once
 
 	events   eventBus
 	sessions SessionStore
@@ -130,6 +134,7 @@ func New(opts ...Option) (*Runtime, error) {
 		registries: make(map[string]*registryConn),
 		sessions:   NewMemorySessionStore(),
 		runs:       newSuspensionStore(),
+		closing:    make(chan struct{}),
 	}
 	for _, o := range opts {
 		if err := o(rt); err != nil {
@@ -183,4 +188,12 @@ func (rt *Runtime) modelForLocked(id string, class model.ModelClass) (model.Clie
 		return nil, fmt.Errorf("no model registered for id %q or class %q: add WithModelID or WithModel", id, class)
 	}
 	return nil, fmt.Errorf("no model registered for class %q: add WithModel(%q, client)", class, class)
+}
+
+// Close stops the runtime's background work — the registry refreshes
+// SyncInterval starts. Runs in flight are not affected; Close is safe to
+// call more than once.
+func (rt *Runtime) Close() error {
+	rt.closeOnce.Do(func() { close(rt.closing) })
+	return nil
 }

@@ -106,6 +106,10 @@ type admittedCall struct {
 	// Decided is set once a confirmation was answered for Payload; a
 	// clarification that changes Payload clears it.
 	Decided *bool `json:"decided,omitempty"`
+	// Contract is the saved contract of a call to a registry tool: what it
+	// is confirmed, decoded, validated and run with, whatever the registry
+	// lists later.
+	Contract *savedContract `json:"contract,omitempty"`
 }
 
 // batchOutcome summarizes an executed batch for the recovery rules.
@@ -130,6 +134,9 @@ type chainHead struct {
 	Cursor  string      `json:"cursor"`
 	// Batch is the planning step that created or advanced the head.
 	Step int `json:"step"`
+	// Contract is the partner's contract saved with the registry call
+	// that opened the chain: its pages come from the same registration.
+	Contract *savedContract `json:"contract,omitempty"`
 }
 
 // ServerDataRecord is server data kept by the runtime (timeline and

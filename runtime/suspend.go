@@ -17,11 +17,11 @@ func (r *runner) needsConfirmation(ac *admittedCall) (PendingItem, bool) {
 	if ac.Decided != nil {
 		return PendingItem{}, false
 	}
-	spec, ok := r.confirmationSpec(ac.Ident)
+	spec, ok := r.confirmationSpec(ac)
 	if !ok {
 		return PendingItem{}, false
 	}
-	t, _ := r.rt.tool(ac.Ident)
+	t, _ := r.rt.target(ac.Ident, ac.Contract)
 	full := t.spec
 	full.Confirmation = &spec
 	prompt, err := render.ConfirmationPrompt(full, ac.Payload)
@@ -38,14 +38,14 @@ func (r *runner) needsConfirmation(ac *admittedCall) (PendingItem, bool) {
 
 // confirmationSpec returns the confirmation a tool needs: declared, or
 // enabled at run time with WithToolConfirmation.
-func (r *runner) confirmationSpec(id tools.Ident) (tools.ConfirmationSpec, bool) {
+func (r *runner) confirmationSpec(ac *admittedCall) (tools.ConfirmationSpec, bool) {
 	r.rt.mu.RLock()
-	spec, ok := r.rt.confirm[id]
+	spec, ok := r.rt.confirm[ac.Ident]
 	r.rt.mu.RUnlock()
 	if ok {
 		return spec, true
 	}
-	if t, ok := r.rt.tool(id); ok && t.spec.Confirmation != nil {
+	if t, ok := r.rt.target(ac.Ident, ac.Contract); ok && t.spec.Confirmation != nil {
 		return *t.spec.Confirmation, true
 	}
 	return tools.ConfirmationSpec{}, false
@@ -96,9 +96,9 @@ func (r *runner) resume(resp PendingInputResponse) (RunOutput, bool, error) {
 			r.st.Decided = append(r.st.Decided, decidedCall{CallID: ac.CallID, Digest: digest})
 			r.emit(ConfirmationDecided{RunID: r.st.RunID, CallID: ac.CallID, Tool: ac.Ident, PayloadDigest: digest, Approved: approved})
 			if !approved {
-				t, _ := r.rt.tool(ac.Ident)
+				t, _ := r.rt.target(ac.Ident, ac.Contract)
 				spec := t.spec
-				if c, ok := r.confirmationSpec(ac.Ident); ok {
+				if c, ok := r.confirmationSpec(ac); ok {
 					spec.Confirmation = &c
 				}
 				denied, err := render.DeniedResult(spec, ac.Payload)
@@ -201,7 +201,7 @@ func (rt *Runtime) checkAnswer(st *runState, resp PendingInputResponse) error {
 // duplicates). Its error has no prefix: Continue (checkAnswer) and
 // RunHandle.Wait add the run's.
 func (rt *Runtime) clarifiedPayload(ac *admittedCall, fields json.RawMessage) (json.RawMessage, error) {
-	t, ok := rt.tool(ac.Ident)
+	t, ok := rt.target(ac.Ident, ac.Contract)
 	if !ok {
 		return nil, fmt.Errorf("tool %s of call %s is no longer registered", ac.Ident, ac.CallID)
 	}
@@ -216,7 +216,7 @@ func (rt *Runtime) clarifiedPayload(ac *admittedCall, fields json.RawMessage) (j
 }
 
 func pendingKindOf(r *runner, ac *admittedCall) string {
-	if _, ok := r.confirmationSpec(ac.Ident); ok && ac.Decided == nil {
+	if _, ok := r.confirmationSpec(ac); ok && ac.Decided == nil {
 		return "confirmation"
 	}
 	return "clarification"

@@ -31,6 +31,9 @@ type runner struct {
 	snapshot catalog.Snapshot
 	// refused are the latest step's calls the model-output limits refused.
 	refused map[string]*planner.ToolFailure
+	// contracts are the saved contracts of the latest step's registry
+	// calls, by call id.
+	contracts map[string]*savedContract
 }
 
 // runWorkflow is the run's workflow: deterministic, I/O only in activities.
@@ -108,6 +111,11 @@ func (r *runner) plan(finalize *planner.Finalize) (*planner.PlanResult, error) {
 	r.snapshot = out.Snapshot
 	r.st.Discovery = out.Discovery
 	r.refused = out.Refused
+	r.contracts = out.Contracts
+	for _, read := range out.Reads {
+		r.emit(RegistryRead{RunID: r.st.RunID, Step: r.st.Step, Registry: read.Registry, Revision: read.Revision,
+			NotModified: read.NotModified, Stale: read.Stale, Age: read.Age, Cause: read.Cause})
+	}
 	res := &out.Result
 	r.st.Transcript = append(r.st.Transcript, res.Messages...)
 	r.st.Usage = r.st.Usage.Add(res.Usage)
