@@ -25,8 +25,13 @@ type Catalog struct {
 // New builds a catalog from the entries the filter keeps. Entries must have
 // distinct idents and valid specs.
 func New(entries []Entry, filter Filter, labels map[string]string) (*Catalog, error) {
-	c := &Catalog{byIdent: make(map[tools.Ident]int)}
-	for _, e := range entries {
+	c := &Catalog{byIdent: make(map[tools.Ident]int, len(entries))}
+	// kept indexes the entries the filter keeps; they are sorted by ident
+	// before anything is copied (sorting the entries themselves would
+	// move whole specs).
+	kept := make([]int, 0, len(entries))
+	for i := range entries {
+		e := &entries[i]
 		if _, dup := c.byIdent[e.Spec.Name]; dup {
 			return nil, fmt.Errorf("catalog: tool %s is offered twice; each tool may come from one source only", e.Spec.Name)
 		}
@@ -37,14 +42,16 @@ func New(entries []Entry, filter Filter, labels map[string]string) (*Catalog, er
 		if !filter.Keeps(e.Spec, labels) {
 			continue
 		}
-		c.entries = append(c.entries, Entry{Spec: e.Spec.Clone(), Deferred: e.Deferred})
+		kept = append(kept, i)
 	}
-	slices.SortFunc(c.entries, func(a, b Entry) int { return compareIdents(a.Spec.Name, b.Spec.Name) })
+	slices.SortFunc(kept, func(a, b int) int { return compareIdents(entries[a].Spec.Name, entries[b].Spec.Name) })
 	clear(c.byIdent)
-	idents := make([]tools.Ident, len(c.entries))
-	for i, e := range c.entries {
-		c.byIdent[e.Spec.Name] = i
-		idents[i] = e.Spec.Name
+	c.entries = make([]Entry, len(kept))
+	idents := make([]tools.Ident, len(kept))
+	for i, k := range kept {
+		c.entries[i] = Entry{Spec: entries[k].Spec.Clone(), Deferred: entries[k].Deferred}
+		c.byIdent[entries[k].Spec.Name] = i
+		idents[i] = entries[k].Spec.Name
 	}
 	wire, err := tools.NewWireNames(idents)
 	if err != nil {

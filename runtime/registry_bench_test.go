@@ -87,36 +87,49 @@ func BenchmarkPlanningStep5000Tools(b *testing.B) {
 		}
 		return rt, sc
 	}
-	for _, c := range []struct {
-		name     string
-		registry bool
-	}{{"compiled", false}, {"registry", true}} {
-		b.Run(c.name, func(b *testing.B) {
-			rt, sc := setup(b, c.registry)
-			step := func() {
-				in := planInput{State: runState{RunID: "r", TurnID: "r/turn", Agent: "a",
-					Transcript: []model.Message{model.UserMessage("export the invoice report")}}}
-				out, err := rt.planActivity(context.Background(), in)
-				if err != nil {
-					b.Fatal(err)
-				}
-				if out.Result.FinalResponse == nil || out.Snapshot.Tools == nil || len(out.Snapshot.Tools) != 5000 {
-					b.Fatalf("step: final %v, %d tools", out.Result.FinalResponse, len(out.Snapshot.Tools))
-				}
-			}
-			play := func() {
-				sc.cur.Store(scripted.New(scripted.Call("search_tools", `{"query":"export invoice report"}`), scripted.Reply("done")))
-			}
-			play()
-			step() // the first read and compilation are not what a step costs
-			for b.Loop() {
-				b.StopTimer()
-				play()
-				b.StartTimer()
-				step()
-			}
-		})
+	type side struct {
+		rt    *Runtime
+		model *swapClient
+		spent time.Duration
 	}
+	step := func(b *testing.B, s *side) {
+		s.model.cur.Store(scripted.New(scripted.Call("search_tools", `{"query":"export invoice report"}`), scripted.Reply("done")))
+		in := planInput{State: runState{RunID: "r", TurnID: "r/turn", Agent: "a",
+			Transcript: []model.Message{model.UserMessage("export the invoice report")}}}
+		start := time.Now()
+		out, err := s.rt.planActivity(context.Background(), in)
+		s.spent += time.Since(start)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if out.Result.FinalResponse == nil || len(out.Snapshot.Tools) != 5000 {
+			b.Fatalf("step: final %v, %d tools", out.Result.FinalResponse, len(out.Snapshot.Tools))
+		}
+	}
+	var compiled, registered side
+	compiled.rt, compiled.model = setup(b, false)
+	registered.rt, registered.model = setup(b, true)
+	// The first read and compilation are not what a step costs.
+	step(b, &compiled)
+	step(b, &registered)
+	compiled.spent, registered.spent = 0, 0
+	n := 0
+	for b.Loop() {
+		// Both agents plan in every iteration, in alternating order, so
+		// the machine's noise falls on both alike.
+		if n%2 == 0 {
+			step(b, &compiled)
+			step(b, &registered)
+		} else {
+			step(b, &registered)
+			step(b, &compiled)
+		}
+		n++
+	}
+	perStep := func(d time.Duration) float64 { return float64(d) / float64(n) / float64(time.Millisecond) }
+	b.ReportMetric(perStep(compiled.spent), "compiled-ms/step")
+	b.ReportMetric(perStep(registered.spent), "registry-ms/step")
+	b.ReportMetric(perStep(registered.spent-compiled.spent), "added-ms/step")
 }
 
 // swapClient forwards to the scripted client of the current iteration.

@@ -18,9 +18,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/quiver-go/quiver/internal/registrytest"
 	"github.com/quiver-go/quiver/registry"
 	gen "github.com/quiver-go/quiver/registry/gen/registry"
-	"github.com/quiver-go/quiver/internal/registrytest"
 )
 
 // drainTimeout bounds an in-process provider's graceful drain when a test

@@ -16,8 +16,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/quiver-go/quiver/registry"
 	"github.com/quiver-go/quiver/internal/registrytest"
+	"github.com/quiver-go/quiver/registry"
 	"github.com/quiver-go/quiver/registry/server"
 	"github.com/quiver-go/quiver/registry/server/redisbus"
 	"github.com/quiver-go/quiver/registry/store"
