@@ -7,9 +7,9 @@ import (
 	"time"
 
 	workspace "github.com/quiver-go/quiver/examples/records/gen/toolsets/workspace"
+	"github.com/quiver-go/quiver/internal/registrytest"
 	"github.com/quiver-go/quiver/registry"
 	gen "github.com/quiver-go/quiver/registry/gen/registry"
-	"github.com/quiver-go/quiver/internal/registrytest"
 )
 
 // A generated toolset is served in a few lines: its Toolset() is the full

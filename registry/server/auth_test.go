@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/quiver-go/quiver/registry"
 	"github.com/quiver-go/quiver/internal/registrytest"
+	"github.com/quiver-go/quiver/registry"
 	"github.com/quiver-go/quiver/registry/server"
 )
 

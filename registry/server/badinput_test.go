@@ -15,8 +15,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/quiver-go/quiver/registry"
 	"github.com/quiver-go/quiver/internal/registrytest"
+	"github.com/quiver-go/quiver/registry"
 	"github.com/quiver-go/quiver/tools/contract"
 )
 

@@ -9,9 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/quiver-go/quiver/internal/registrytest"
 	"github.com/quiver-go/quiver/registry"
 	gen "github.com/quiver-go/quiver/registry/gen/registry"
-	"github.com/quiver-go/quiver/internal/registrytest"
 )
 
 // resolvedNames returns the names of a resolution's toolsets, in order.

@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"github.com/quiver-go/quiver/internal/redistest"
-	gen "github.com/quiver-go/quiver/registry/gen/registry"
 	"github.com/quiver-go/quiver/internal/registrytest"
+	gen "github.com/quiver-go/quiver/registry/gen/registry"
 )
 
 // The change feed works across nodes: a long poll on node B wakes when a

@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/quiver-go/quiver/internal/redistest"
-	"github.com/quiver-go/quiver/registry"
 	"github.com/quiver-go/quiver/internal/registrytest"
+	"github.com/quiver-go/quiver/registry"
 )
 
 // Two nodes share one Redis: a consumer calls through node A a provider
