@@ -29,8 +29,14 @@ type agentData struct {
 	Import string
 	// GoName is the agent's exported Go name ("Chat").
 	GoName string
-	// Uses are the consumed toolsets in declaration order.
+	// Uses are the consumed compiled toolsets in declaration order.
 	Uses []*useData
+	// Registries are the registry sources (whole registries and
+	// FromRegistry toolsets) in declaration order.
+	Registries []*registryUseData
+	// RegistryNames are the distinct registries of Registries, in order of
+	// first use.
+	RegistryNames []*registryUseData
 	// Deferred are the Go expressions of the idents of every deferred tool,
 	// sorted by ident.
 	Deferred []string
@@ -64,6 +70,28 @@ type useData struct {
 	Exporter string
 }
 
+// registryUseData is one registry source of an agent package: a whole
+// registry (Use(registry)) or a FromRegistry toolset, resolved at run
+// time.
+type registryUseData struct {
+	// Registry is the consumed registry.
+	Registry *expr.RegistryExpr
+	// Const is the name of the registry-name constant in the agent package.
+	Const string
+	// Toolset is the registry toolset a FromRegistry toolset names ("" for
+	// a whole registry); DesignToolset the design's name for it.
+	Toolset, DesignToolset string
+	// Version is the published version the toolset is pinned to, or "".
+	Version string
+	// DeferAll loads the source's tools by search.
+	DeferAll bool
+	// ClientPackage and ClientImport are the registry's generated client
+	// package (gen/registries/<registry>).
+	ClientPackage, ClientImport string
+	// Credential is set when the registry's client needs a credential.
+	Credential bool
+}
+
 // agentReserved are the identifiers an agent package declares or imports
 // besides the per-agent ones; a toolset package named like one is imported
 // under another name.
@@ -74,7 +102,9 @@ var agentReserved = []string{
 }
 
 // buildAgents computes the agent packages of root. Agents consuming
-// registries or provider-backed toolsets are skipped with a warning.
+// MCP-backed toolsets are skipped with a warning. Registry sources (whole
+// registries and FromRegistry toolsets) become the Registries of the
+// agent's Definition: their tools are resolved at run time.
 func buildAgents(root *expr.RootExpr, pkgs *toolsetPackages) ([]*agentData, error) {
 	var out []*agentData
 	for _, a := range root.Agents {
@@ -97,6 +127,10 @@ func buildAgents(root *expr.RootExpr, pkgs *toolsetPackages) ([]*agentData, erro
 		pkgs.dirs[data.Dir] = a.EvalName()
 		reserved := append(slices.Clone(agentReserved), data.GoName+"AgentConfig", "Register"+data.GoName+"Agent", data.Package)
 		for _, u := range a.Uses {
+			if reg := u.SourceRegistry(); reg != nil {
+				data.addRegistryUse(u, reg, pkgs.genpkg)
+				continue
+			}
 			ts := pkgs.byExpr[u.Consumed()]
 			ud := &useData{
 				Toolset:  ts,
@@ -134,15 +168,37 @@ func buildAgents(root *expr.RootExpr, pkgs *toolsetPackages) ([]*agentData, erro
 	return out, nil
 }
 
+// addRegistryUse adds the registry source u of registry reg.
+func (data *agentData) addRegistryUse(u *expr.UseExpr, reg *expr.RegistryExpr, genpkg string) {
+	pkg := packageName(reg.Name)
+	scheme, _ := reg.Credential() // validated: a registry requires one scheme at most
+	ru := &registryUseData{
+		Registry:      reg,
+		Const:         "Registry" + goacodegen.Goify(reg.Name, true),
+		DeferAll:      u.DeferAll,
+		ClientPackage: pkg,
+		ClientImport:  path.Join(genpkg, "registries", pkg),
+		Credential:    scheme != nil,
+	}
+	if ts := u.Toolset; u.Registry == nil && ts != nil {
+		ru.Toolset, ru.DesignToolset, ru.Version = ts.Provider.Toolset, ts.Name, ts.Version
+	}
+	data.Registries = append(data.Registries, ru)
+	if !slices.ContainsFunc(data.RegistryNames, func(r *registryUseData) bool { return r.Registry == reg }) {
+		data.RegistryNames = append(data.RegistryNames, ru)
+	}
+}
+
 // unsupportedUse says why an agent's package cannot be generated yet, or
-// returns "" when every use consumes a generated toolset package: a local
-// toolset, top-level or inline, or another agent's export of one.
+// returns "" when every use consumes a generated toolset package (a local
+// toolset, top-level or inline, or another agent's export of one) or a
+// registry source (a whole registry or a FromRegistry toolset).
 func unsupportedUse(a *expr.AgentExpr, generated map[*expr.ToolsetExpr]*toolsetData) string {
 	for _, u := range a.Uses {
 		ts := u.Consumed()
 		switch {
-		case u.Registry != nil:
-			return fmt.Sprintf("it uses registry %q, whose code generation is not implemented yet", u.Registry.Name)
+		case u.SourceRegistry() != nil:
+			continue
 		case ts == nil && u.AgentToolset != nil:
 			return fmt.Sprintf("its use of %s is unresolved", u.AgentToolset.EvalName())
 		case ts == nil:

@@ -27,8 +27,25 @@ const (
 )
 {{- end }}
 
+{{- if .RegistryNames }}
+
+// Names of the registries the agent consumes, as the design declares them.
+// Their tools are resolved from the registry at every planning step that
+// can start work, never at registration: before the agent's first run,
+// connect each on the runtime with rt.RegisterRegistry(name, client)
+// (their generated client packages, gen/registries/<registry>, have the
+// same Name and build the client with NewClient).
+const (
+{{- range .RegistryNames }}
+	// {{ .Const }} is registry {{ printf "%q" .Registry.Name }} ({{ .ClientImport }}).
+	{{ .Const }} = {{ printf "%q" .Registry.Name }}
+{{- end }}
+)
+{{- end }}
+
 // Definition returns the agent as the design declares it: its name,
-// description, toolset uses (subsets and deferred tools) and run policy.
+// description, toolset uses (subsets and deferred tools){{ if .Registries }},
+// registry sources{{ end }} and run policy.
 // It has no planner, system prompt or model settings: Register{{ .GoName }}Agent
 // adds those from its config. It neither takes a catalog nor touches the
 // network; every call returns a fresh value.
@@ -52,12 +69,34 @@ func Definition() runtime.AgentRegistration {
 			},
 		{{- end }}
 		},
+	{{- if .Registries }}
+		Registries: []runtime.RegistryUse{
+		{{- range .Registries }}
+			{
+				Registry: {{ .Const }},
+			{{- if .Toolset }}
+				Toolset: {{ printf "%q" .Toolset }},
+			{{- end }}
+			{{- if .Version }}
+				Version: {{ printf "%q" .Version }},
+			{{- end }}
+			{{- if .DeferAll }}
+				DeferAll: true,
+			{{- end }}
+			},
+		{{- end }}
+		},
+	{{- end }}
 		Policy: {{ .Policy }},
 	}
 }
 
 // DeferredTools returns the idents of the tools the agent loads by search
 // instead of advertising them, sorted.
+{{- if .Registries }} It lists compiled tools only: the
+// tools of a registry source are known at run time, and the source defers
+// all of them or none (RegistryUse.DeferAll in Definition().Registries).
+{{- end }}
 func DeferredTools() []tools.Ident {
 {{- if .Deferred }}
 	return []tools.Ident{
@@ -100,6 +139,9 @@ type {{ .GoName }}AgentConfig struct {
 	// name (the Toolset… constants). Every consumed toolset needs one; the
 	// executor of a toolset another agent already registered on the same
 	// runtime is not used.
+{{- if .Registries }} Registry sources need none: the registry
+	// routes their calls to its providers.
+{{- end }}
 	Executors map[string]runtime.ToolExecutor
 }
 
@@ -118,6 +160,10 @@ var toolsets = []struct {
 // toolset already registered on rt (by another agent's registration:
 // runtime.ErrToolsetRegistered) is left as it is. It fails, registering
 // nothing, when cfg lacks an executor.
+{{- if .Registries }} It registers nothing for the registry
+// sources: connect each registry (the Registry… constants) with
+// rt.RegisterRegistry before the agent's first run.
+{{- end }}
 func Register{{ .GoName }}Agent(ctx context.Context, rt *runtime.Runtime, cfg {{ .GoName }}AgentConfig) error {
 	if rt == nil {
 		return errors.New("{{ .Package }}: Register{{ .GoName }}Agent: runtime is nil")

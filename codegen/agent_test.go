@@ -15,7 +15,8 @@ import (
 // agentsDesign is the design of the agent tests: two local toolsets, an
 // agent subsetting one and deferring tools of both under a full run
 // policy, a second agent sharing a toolset under a compression policy, and
-// an agent using a registry, which is skipped with a warning.
+// an agent using an external MCP toolset, which is skipped with a warning
+// (registry sources generate: registries_test.go).
 func agentsDesign() {
 	records := Toolset("records", func() {
 		Description("Work with the tables of a data workspace.")
@@ -52,7 +53,12 @@ func agentsDesign() {
 			})
 		})
 	})
-	corp := Registry("corp", func() { URL("https://registry.example.com") })
+	Registry("corp", func() { URL("https://registry.example.com") })
+	remote := Toolset("remote-search", FromExternalMCP("remote", "search"), func() {
+		Tool("web_search", "Search the web", func() {
+			Args(func() { Attribute("query", String) })
+		})
+	})
 	Service("assistant", func() {
 		Agent("chat", "Answers questions about the workspace.", func() {
 			Use(records, func() {
@@ -87,7 +93,7 @@ func agentsDesign() {
 				})
 			})
 		})
-		Agent("federated", "Uses the corporate registry.", func() { Use(corp) })
+		Agent("federated", "Searches the web over MCP.", func() { Use(remote) })
 	})
 }
 
@@ -115,7 +121,7 @@ func TestGoldenAgents(t *testing.T) {
 		t.Fatalf("generated %v, want %v", paths, agentFiles)
 	}
 	if !slices.ContainsFunc(warnings, func(w string) bool {
-		return strings.Contains(w, `agent "federated" of service "assistant" is skipped`) && strings.Contains(w, `registry "corp"`)
+		return strings.Contains(w, `agent "federated" of service "assistant" is skipped`) && strings.Contains(w, `toolset "remote-search" is provider-backed`)
 	}) {
 		t.Errorf("warnings = %q, want one skipping agent federated", warnings)
 	}

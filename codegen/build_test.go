@@ -25,12 +25,15 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"time"
 
+	"github.com/quiver-go/quiver/registry"
 	"github.com/quiver-go/quiver/search"
 	"github.com/quiver-go/quiver/tools"
 	"github.com/quiver-go/quiver/tools/contract"
 
 	"example.com/app/gen/registries/corp"
+	"example.com/app/gen/registries/public"
 	"example.com/app/gen/toolsets/records"
 )
 
@@ -117,6 +120,18 @@ func main() {
 	client, err := corp.NewClient("corp-secret")
 	if err != nil || client.BaseURL.String() != corp.URL || corp.Credential != "corp_key" || corp.APIVersion != "v1" {
 		fail("corp.NewClient = %v, %v (credential %q)", client, err, corp.Credential)
+	}
+	settings := client.Consumer()
+	if settings.SyncInterval != 5*time.Minute || settings.CacheTTL != time.Hour ||
+		!slices.Equal(settings.Include, []string{"data-*", "web-search"}) || !slices.Equal(settings.Exclude, []string{"data-experimental*"}) {
+		fail("corp.NewClient's consumer settings: %+v", settings)
+	}
+	overridden, err := corp.NewClient("corp-secret", registry.WithCacheTTL(time.Minute))
+	if err != nil || overridden.Consumer().CacheTTL != time.Minute {
+		fail("an option passed to corp.NewClient does not override the design's: %v", err)
+	}
+	if c, err := public.NewClient(); err != nil || public.APIVersion != "v2" || public.Credential != "" || c.BaseURL.String() != public.URL {
+		fail("public.NewClient = %v, %v", c, err)
 	}
 	fmt.Printf("ok %s\n", out)
 }

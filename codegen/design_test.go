@@ -17,8 +17,10 @@ import (
 )
 
 // recordsDesign is the representative design of the golden tests: a local
-// toolset exercising every mapped feature, and a registry-backed toolset
-// that generates nothing but a warning.
+// toolset exercising every mapped feature, a registry-backed toolset,
+// whose tools come from the registry at run time: it generates no package,
+// the client settings of its registry (corp), and a registry with no
+// credential under another API version (public).
 func recordsDesign() {
 	var Table = Type("Table", func() {
 		Description("A table of the workspace.")
@@ -79,8 +81,20 @@ func recordsDesign() {
 	corp := Registry("corp", func() {
 		URL("https://registry.example.com")
 		Security(corpKey)
+		Timeout("30s")
+		Retry(3, "500ms")
+		SyncInterval("5m")
+		CacheTTL("1h")
+		Federation(func() {
+			Include("data-*", "web-search")
+			Exclude("data-experimental*")
+		})
 	})
 	Toolset(FromRegistry(corp, "data-tools"))
+	Registry("public", func() {
+		URL("https://tools.example.org/registry")
+		APIVersion("v2")
+	})
 }
 
 // generate evaluates design and runs the plugin on it, returning the

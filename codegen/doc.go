@@ -37,37 +37,61 @@
 //     validating codec and injection (tools.Decode), Specs(), RequiredLabels
 //     and Toolset() (the contract.ToolsetDeclaration a provider publishes);
 //   - tool_schemas.json: the toolset in the catalog-file format that
-//     quiver search reads (package tools/catalogfile).
+//     quiver search reads (package tools/catalogfile);
+//   - publish.go, when a service's Export publishes the toolset with
+//     PublishTo: per registry, PublishTo<Registry>(ctx, client, revision,
+//     exec), which serves the toolset to the registry with registry.Serve,
+//     and <Registry>Registration(revision), the registry.Registration it
+//     serves (Toolset() with the export's description and tags). A toolset
+//     is published to one registry by one export at most. An agent's
+//     Export is not published: it runs the agent as the tool
+//     (agent-as-tool, a child workflow), which a registry cannot carry, and
+//     validation rejects PublishTo there.
+//
+// A toolset declared with FromRegistry has no package: its tools come from
+// the registry at run time.
 //
 // For every agent whose uses all consume generated toolset packages
 // (top-level or inline local toolsets, or another agent's export of one
-// through AgentToolset), a package gen/agents/<service>/<agent> holding:
+// through AgentToolset) or registry sources (Use(registry), or a
+// FromRegistry toolset), a package gen/agents/<service>/<agent> holding:
 //   - agent.go: Name ("<service>.<agent>"), Definition() (the
 //     runtime.AgentRegistration of the design without a planner: uses with
-//     subsets and sorted deferred tool names, the run policy as a literal),
-//     DeferredTools() (sorted idents), <Agent>AgentConfig (planner, history
-//     model, prompt, model settings and an executor per toolset) and
-//     Register<Agent>Agent, which registers the consumed toolsets with their
+//     subsets and sorted deferred tool names; the registry sources as
+//     runtime.RegistryUse values in declaration order — registry name, the
+//     registry toolset and its pinned version for a FromRegistry toolset,
+//     DeferAll from Deferred(), a registry source deferring all its tools
+//     or none; the run policy as a literal), a Registry<Name> constant per
+//     consumed registry, DeferredTools() (sorted idents of compiled tools
+//     only: registry tools are known at run time), <Agent>AgentConfig
+//     (planner, history model, prompt, model settings and an executor per
+//     compiled toolset) and Register<Agent>Agent, which registers the consumed toolsets with their
 //     generated Specs() (skipping those already registered on the runtime,
 //     told apart with errors.Is(err, runtime.ErrToolsetRegistered), never
 //     by the error's text) and then the agent. An AgentToolset use imports the exporting agent's toolset package and
 //     registers its specs with the executor the config supplies for it:
 //     running the exporting agent as the tool (agent-as-tool, by child
-//     workflows) is not generated yet;
+//     workflows) is not generated yet. Register<Agent>Agent registers
+//     nothing for registry sources: the application connects each registry
+//     with rt.RegisterRegistry(name, client) before the first run
+//     (gen/registries/<registry> has its Name and NewClient); nothing
+//     generated takes a catalog or reaches the network before a run;
 //   - client.go: NewClient(rt) with Run, Start, StartOneShot and Continue
 //     bound to the agent.
 //
 // When any agent is generated, AGENTS_QUICKSTART.md at the root of the
-// output directory lists the agents, their toolsets and deferred tools and
-// how to register and run them, unless the API says DisableAgentDocs().
+// output directory lists the toolsets (and the helpers publishing them),
+// the agents, their toolsets, registry sources and deferred tools, and how
+// to connect registries, register and run the agents, unless the API says
+// DisableAgentDocs().
 //
 // Each Registry declaration gives a package gen/registries/<registry>: its
 // Name, URL and APIVersion, the Credential scheme its Security names, and
 // NewClient, a registry.Client sending that credential.
 //
-// Toolsets backed by a provider (FromMCP, FromExternalMCP, FromRegistry),
-// agents using those or registries, MCP servers, publications to registries
-// and completions generate nothing yet; the design's warnings (expr.RootExpr.Warnings, and one per skipped
+// MCP-backed toolsets (FromMCP, FromExternalMCP), agents using them,
+// their publications, MCP servers and completions generate nothing yet;
+// the design's warnings (expr.RootExpr.Warnings, and one per skipped
 // agent) say so and Generate prints them to standard error.
 //
 // # Invariants

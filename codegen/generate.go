@@ -32,9 +32,11 @@ func init() {
 var Warnings = func(msg string) { fmt.Fprintln(os.Stderr, "quiver: warning: "+msg) }
 
 // Generate is the goa gen plugin: it returns files with the files of every
-// local toolset (top-level, declared inline in a Use or an Export) and of
-// every agent consuming only local toolsets and other agents' exports of
-// the Quiver root found in roots appended (see the package documentation).
+// local toolset (top-level, declared inline in a Use or an Export, with
+// the helpers publishing it when a service's export says PublishTo), of
+// every registry, and of every agent consuming only local toolsets, other
+// agents' exports and registry sources, of the Quiver root found in roots
+// appended (see the package documentation).
 // genpkg is the import path of the gen package. A design without a Quiver
 // root is left alone.
 func Generate(genpkg string, roots []eval.Root, files []*goacodegen.File) ([]*goacodegen.File, error) {
@@ -73,6 +75,9 @@ func Generate(genpkg string, roots []eval.Root, files []*goacodegen.File) ([]*go
 		}
 		if adapters != nil {
 			files = append(files, adapters)
+		}
+		if publish := publishFile(data); publish != nil {
+			files = append(files, publish)
 		}
 	}
 	registries, err := registryFiles(root, pkgs.dirs)

@@ -28,15 +28,19 @@ type toolsetPackages struct {
 	dirs map[string]string
 	// names maps each toolset name to the description of its toolset.
 	names map[string]string
+	// published are the publications of each local toolset a service
+	// exports with PublishTo, in declaration order (collect fills it).
+	published map[*expr.ToolsetExpr][]*expr.PublicationExpr
 }
 
 // newToolsetPackages returns an empty collection for genpkg.
 func newToolsetPackages(api *goaexpr.APIExpr, genpkg string) *toolsetPackages {
 	return &toolsetPackages{
 		api: api, genpkg: genpkg,
-		byExpr: map[*expr.ToolsetExpr]*toolsetData{},
-		dirs:   map[string]string{},
-		names:  map[string]string{},
+		byExpr:    map[*expr.ToolsetExpr]*toolsetData{},
+		dirs:      map[string]string{},
+		names:     map[string]string{},
+		published: map[*expr.ToolsetExpr][]*expr.PublicationExpr{},
 	}
 }
 
@@ -45,8 +49,16 @@ func newToolsetPackages(api *goaexpr.APIExpr, genpkg string) *toolsetPackages {
 // toolsets its uses declare inline (gen/agents/<service>/<agent>/toolsets/<toolset>),
 // then the inline exports of agents (gen/agents/<service>/<agent>/exports/<toolset>)
 // and of services (gen/<service>/exports/<toolset>). Provider-backed
-// toolsets are left out.
+// toolsets are left out. A toolset a service publishes to registries gets
+// their PublishTo helpers (publish.go).
 func (p *toolsetPackages) collect(root *expr.RootExpr) error {
+	for _, pub := range root.Publications {
+		// An agent's export is not published (validation rejects it), nor
+		// is a provider-backed toolset (the root warns).
+		if ts := pub.Export.Exported(); pub.Export.Agent == nil && ts != nil && ts.Kind() == expr.ProviderLocal {
+			p.published[ts] = append(p.published[ts], pub)
+		}
+	}
 	for _, ts := range root.Toolsets {
 		if ts.Kind() != expr.ProviderLocal {
 			continue
@@ -102,9 +114,12 @@ func (p *toolsetPackages) add(ts *expr.ToolsetExpr, parent, where string) error 
 	if other, ok := p.names[ts.Name]; ok {
 		return fmt.Errorf("quiver codegen: %s and %s share the name %q, which prefixes their tools' idents and registers them on the runtime: rename one", other, where, ts.Name)
 	}
-	data, err := buildToolset(p.api, ts)
+	data, err := buildToolset(p.api, ts, p.published[ts])
 	if err != nil {
 		return err
+	}
+	for _, pub := range data.Publications {
+		pub.ClientImport = path.Join(p.genpkg, pub.ClientImport)
 	}
 	rel := path.Join(parent, data.Package)
 	data.Dir = path.Join(goacodegen.Gendir, rel)

@@ -15,21 +15,26 @@ type quickstartData struct {
 	// Nested is set when a toolset is declared inline in a Use or an
 	// Export, its package then lying outside gen/toolsets.
 	Nested bool
+	// Registries is set when an agent consumes a registry source.
+	Registries bool
 }
 
 // quickstartFile returns AGENTS_QUICKSTART.md, at the root of the output
 // directory.
 func quickstartFile(genpkg string, agents []*agentData, toolsets []*toolsetData) *goacodegen.File {
-	nested := false
+	nested, registries := false, false
 	for _, ts := range toolsets {
 		nested = nested || ts.Expr.Inline
+	}
+	for _, a := range agents {
+		registries = registries || len(a.Registries) > 0
 	}
 	return &goacodegen.File{
 		Path: "AGENTS_QUICKSTART.md",
 		SectionTemplates: []*goacodegen.SectionTemplate{{
 			Name:    "quiver-agents-quickstart",
 			Source:  quickstartT,
-			Data:    &quickstartData{GenPkg: genpkg, Agents: agents, Toolsets: toolsets, Nested: nested},
+			Data:    &quickstartData{GenPkg: genpkg, Agents: agents, Toolsets: toolsets, Nested: nested, Registries: registries},
 			FuncMap: funcs,
 		}},
 	}
@@ -54,9 +59,13 @@ is not generated yet.
 {{- end }}
 
 ## Toolsets
-{{ range .Toolsets }}
+{{ range .Toolsets }}{{ $ts := . }}
 - ` + "`{{ .Expr.Name }}`" + ` (` + "`{{ .Import }}`" + `){{ if .Expr.Description }}: {{ .Expr.Description }}{{ end }}
   Tools: {{ range $i, $t := .Tools }}{{ if $i }}, {{ end }}` + "`{{ $t.Expr.Name }}`" + `{{ end }}.
+{{- range .Publications }}
+  Service ` + "`{{ .Service }}`" + ` publishes it to registry ` + "`{{ .Registry }}`" + `: serve it with
+  ` + "`{{ $ts.Package }}.{{ .Func }}(ctx, client, revision, executor)`" + `.
+{{- end }}
 {{- end }}
 
 ## Agents
@@ -74,14 +83,31 @@ Package ` + "`{{ .Import }}`" + `.
 {{- range .Uses }}
 | ` + "`{{ .Toolset.Expr.Name }}`" + ` | {{ if .Tools }}{{ range $i, $t := .Tools }}{{ if $i }}, {{ end }}` + "`{{ $t }}`" + `{{ end }}{{ else }}all{{ end }} | {{ if .DeferredTools }}{{ range $i, $t := .DeferredTools }}{{ if $i }}, {{ end }}` + "`{{ $t }}`" + `{{ end }}{{ else }}none{{ end }} |
 {{- end }}
-{{- else -}}
+{{- else if not .Registries -}}
 The agent consumes no toolset.
 {{- end }}
+{{- if .Registries }}
+{{- if .Uses }}
 
-Register it, then run it:
+{{ end -}}
+| Registry source | Toolset | Version | Deferred (loaded by search) |
+|---|---|---|---|
+{{- range .Registries }}
+| ` + "`{{ .Registry.Name }}`" + ` | {{ if .Toolset }}` + "`{{ .Toolset }}`" + `{{ if ne .Toolset .DesignToolset }} (as ` + "`{{ .DesignToolset }}`" + `){{ end }}{{ else }}every listed toolset{{ end }} | {{ if .Version }}` + "`{{ .Version }}`" + `{{ else }}any{{ end }} | {{ if .DeferAll }}all{{ else }}none{{ end }} |
+{{- end }}
+
+Registry tools are resolved at every planning step from the registry
+connected under its name; connect each before the first run.
+{{- end }}
+
+{{ if .Registries }}Connect its registries, register it, then run it:{{ else }}Register it, then run it:{{ end }}
 
 ` + "```go" + `
-err := {{ .Package }}.Register{{ .GoName }}Agent(ctx, rt, {{ .Package }}.{{ .GoName }}AgentConfig{
+{{- range .RegistryNames }}
+{{ .ClientPackage }}Client, err := {{ .ClientPackage }}.NewClient({{ if .Credential }}credential{{ end }}) // {{ .ClientImport }}
+err = rt.RegisterRegistry({{ .ClientPackage }}.Name, {{ .ClientPackage }}Client)
+{{- end }}
+err {{ if .RegistryNames }}={{ else }}:={{ end }} {{ .Package }}.Register{{ .GoName }}Agent(ctx, rt, {{ .Package }}.{{ .GoName }}AgentConfig{
 	Planner: planner.NewStandard(),
 {{- if .Uses }}
 	Executors: map[string]runtime.ToolExecutor{
@@ -104,4 +130,10 @@ out, err := {{ .Package }}.NewClient(rt).Run(ctx, runtime.RunInput{Messages: msg
   registration's executor serves every agent on that runtime.
 - ` + "`NewClient(rt)`" + ` binds ` + "`Run`, `Start`, `StartOneShot` and `Continue`" + ` to the
   agent's name. Nothing here takes a catalog or touches the network.
+{{- if .Registries }}
+- Registry sources are listed in ` + "`Definition().Registries`" + `; ` + "`Register<Agent>Agent`" + `
+  registers nothing for them. ` + "`rt.RegisterRegistry(name, client)`" + ` connects a
+  registry once per runtime, for every agent using it. Their tools are not
+  in ` + "`DeferredTools()`" + `: a registry source defers all its tools or none.
+{{- end }}
 `

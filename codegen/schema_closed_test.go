@@ -61,7 +61,7 @@ func ordersSpecs(t *testing.T) map[string]*toolData {
 	if err != nil {
 		t.Fatalf("evaluate design: %v", err)
 	}
-	data, err := buildToolset(goaexpr.Root.API, root.Toolset("orders"))
+	data, err := buildToolset(goaexpr.Root.API, root.Toolset("orders"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

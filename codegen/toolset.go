@@ -30,6 +30,9 @@ type toolsetData struct {
 	Types []typeDef
 	// RequiredLabels are the run labels the toolset needs.
 	RequiredLabels []string
+	// Publications are the registries a service publishes the toolset to,
+	// in declaration order: publish.go renders their helpers.
+	Publications []*publicationData
 }
 
 // toolData is one tool of a toolset package: its Go names and the spec
@@ -55,12 +58,21 @@ func packageName(toolset string) string {
 	return strings.ToLower(goacodegen.Goify(toolset, false))
 }
 
-// buildToolset computes the data of a local toolset's package.
-func buildToolset(api *goaexpr.APIExpr, ts *expr.ToolsetExpr) (*toolsetData, error) {
+// buildToolset computes the data of a local toolset's package; pubs are
+// the publications of the toolset by services.
+func buildToolset(api *goaexpr.APIExpr, ts *expr.ToolsetExpr, pubs []*expr.PublicationExpr) (*toolsetData, error) {
 	data := &toolsetData{Expr: ts, Package: packageName(ts.Name), RequiredLabels: ts.RequiredLabels()}
 	types := newTypeGen()
 	for _, name := range []string{"RequiredLabels", "Specs", "Toolset", "ToolSchemas", "SchemaFingerprint", "mustExample"} {
 		types.unique(name)
+	}
+	var err error
+	if data.Publications, err = buildPublications(ts, pubs); err != nil {
+		return nil, err
+	}
+	for _, pub := range data.Publications {
+		types.unique(pub.Func)
+		types.unique(pub.RegistrationFunc)
 	}
 	for _, t := range ts.Tools {
 		td := &toolData{Expr: t, GoName: types.unique(goacodegen.Goify(t.Name, true)), Keywords: t.Keywords}

@@ -19,9 +19,11 @@ import (
 //
 // Agents consume one of its toolsets with Toolset(FromRegistry(Corp,
 // "data-tools")) or the whole registry with Use(Corp). goa gen generates the
-// registry's client package (gen/registries/<name>: its URL, API version and
-// a NewClient sending the credential its Security names); toolsets and agents
-// that consume a registry generate nothing yet, and goa gen warns so.
+// registry's client package (gen/registries/<name>: its Name, URL, API
+// version and a NewClient sending the credential its Security names); an
+// agent consuming the registry lists it in its generated Definition's
+// Registries, and the application connects the client before the first run
+// with rt.RegisterRegistry(name, client).
 func Registry(name string, fn func()) *expr.RegistryExpr {
 	if _, top := eval.Current().(eval.TopExpr); !top {
 		eval.ReportError("Registry: %q must be declared at the top level of the design", name)
@@ -136,8 +138,11 @@ func FromRegistry(registry *expr.RegistryExpr, toolset string) *expr.ProviderExp
 }
 
 // PublishTo publishes the toolset of the current Export to registry, with
-// its schemas and fingerprint. It is recorded now; publication code comes
-// with the registry's code generation.
+// its schemas and fingerprint. A service's Export publishes: goa gen
+// generates PublishTo<Registry> in the toolset's package, which serves the
+// toolset to the registry (registry.Serve). (project) An agent's Export
+// cannot be published: it runs the agent as the tool (agent-as-tool, a
+// child workflow), which a registry cannot carry, and validation says so.
 func PublishTo(registry *expr.RegistryExpr) {
 	switch cur := eval.Current().(type) {
 	case *expr.ExportExpr:

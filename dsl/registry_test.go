@@ -51,11 +51,11 @@ func TestRegistryEvaluates(t *testing.T) {
 				Use(data, func() { Deferred() })
 				Use(mine)
 				Use(analytics)
-				Export(analytics, func() { PublishTo(reg); Tags("analytics") })
 			})
 			Agent("generalist", "Use the company catalog.", func() {
 				Use(reg, func() { Deferred() })
 			})
+			Export(analytics, func() { PublishTo(reg); Tags("analytics") })
 		})
 	})
 	reg := root.Registry("corp-registry")
@@ -86,14 +86,18 @@ func TestRegistryEvaluates(t *testing.T) {
 	if generalist.Registry != reg || !generalist.DeferAll {
 		t.Fatalf("whole-registry use = %+v", generalist)
 	}
-	export := root.Agents[0].Export("analytics")
+	export := root.Exports[0]
+	if export.Agent != nil || export.Service.Name != "orchestrator" || export.Name() != "analytics" {
+		t.Fatalf("export = %+v", export)
+	}
 	if got := root.PublishedTo(export); !slices.Equal(got, []*expr.RegistryExpr{reg}) {
 		t.Fatalf("published to %v", got)
 	}
-	wantWarnings(t, root,
-		`nothing is generated for toolset "data-tools" (FromRegistry("corp-registry", "data-tools"))`,
-		`nothing is generated to publish toolset "analytics" to registry "corp-registry"`,
-		`nothing is generated for the use of registry "corp-registry" by agent "generalist"`)
+	// Registry references, whole-registry uses and a service's publication
+	// all generate code.
+	if len(root.Warnings) != 0 {
+		t.Errorf("warnings = %q, want none", root.Warnings)
+	}
 }
 
 func TestSeedRegistryConsumptionEvaluates(t *testing.T) {
@@ -185,8 +189,22 @@ func TestRegistryConsumptionRules(t *testing.T) {
 		wantError(t, func() {
 			c := corpRegistry()
 			utils := Toolset("utils", func() { Tool("summarize", "Summarize text") })
-			inRegistryAgent(func() { Use(utils); Export(utils, func() { PublishTo(c); PublishTo(c) }) })
+			Service("assistant", func() { Export(utils, func() { PublishTo(c); PublishTo(c) }) })
 		}, `PublishTo: toolset "utils" is published to registry "corp" twice`)
+	})
+	t.Run("an agent's export is not published", func(t *testing.T) {
+		wantError(t, func() {
+			c := corpRegistry()
+			utils := Toolset("utils", func() { Tool("summarize", "Summarize text") })
+			inRegistryAgent(func() { Use(utils); Export(utils, func() { PublishTo(c) }) })
+		}, `PublishTo: toolset "utils" is exported by agent "assistant" of service "assistant": an agent's export runs the agent as the tool`,
+			`export it from service "assistant" instead`)
+		wantError(t, func() {
+			c := corpRegistry()
+			inRegistryAgent(func() {
+				Export("chat.tools", func() { Tool("summarize", "Summarize text"); PublishTo(c) })
+			})
+		}, `PublishTo: toolset "chat.tools" is exported by agent "assistant"`)
 	})
 	t.Run("Version pins a semantic version of a registry reference", func(t *testing.T) {
 		wantError(t, func() {
@@ -261,8 +279,10 @@ func TestRegistryRules(t *testing.T) {
 }
 
 // TestPendingCodegenDesignEvaluates evaluates the seed's complete registry
-// example beside an MCP server and a completion: the design is valid, and
-// the root says what code generation leaves out for now.
+// example (its export published by the service, not the agent) beside an
+// MCP server, an MCP toolset the service publishes too, and a completion:
+// the design is valid, and the root says what code generation leaves out
+// for now.
 func TestPendingCodegenDesignEvaluates(t *testing.T) {
 	root := mustRun(t, func() {
 		key := APIKeySecurity("corp_key")
@@ -310,18 +330,20 @@ func TestPendingCodegenDesignEvaluates(t *testing.T) {
 				Use(searchTools)
 				Use(analyticsTools)
 				Use(suite)
-				Export(analyticsTools, func() {
-					PublishTo(corpReg)
-					Tags("analytics", "data")
-				})
 			})
+			Export(analyticsTools, func() {
+				PublishTo(corpReg)
+				Tags("analytics", "data")
+			})
+			Export(suite, func() { PublishTo(corpReg) })
 		})
 	})
 	wantWarnings(t, root,
 		`code generation for MCP servers is not implemented yet; nothing is generated for MCP server "assistant-mcp" of service "assistant"`,
-		`nothing is generated for toolset "web-search" (FromRegistry("anthropic", "web-search"))`,
+		`code generation for MCP toolsets is not implemented yet; nothing is generated for toolset "assistant-mcp" (FromMCP("assistant", "assistant-mcp"))`,
+		`code generation for MCP toolsets is not implemented yet; nothing is generated to publish toolset "assistant-mcp" (FromMCP("assistant", "assistant-mcp")) to registry "corp-registry"`,
 		`code generation for completions is not implemented yet; nothing is generated for completion "draft_from_transcript" of service "tasks"`)
-	if len(root.Warnings) != 6 {
-		t.Errorf("want 6 warnings, one per declaration left out (a registry itself generates its client):\n%s", strings.Join(root.Warnings, "\n"))
+	if len(root.Warnings) != 4 {
+		t.Errorf("want 4 warnings, one per declaration left out (registries, their references and uses, and the publication of a local toolset generate code):\n%s", strings.Join(root.Warnings, "\n"))
 	}
 }

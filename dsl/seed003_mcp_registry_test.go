@@ -243,8 +243,13 @@ func TestSeed003RegistrySnippets(t *testing.T) {
 			})
 		})
 	})
+	// (project) The seed publishes an agent's export. An agent's export is
+	// the agent run as the tool (agent-as-tool, a child workflow), which a
+	// registry cannot carry, so the snippet is rejected with the fix:
+	// export the toolset from the service, which publishes it through a
+	// generated helper.
 	t.Run("003/PublishTo", func(t *testing.T) {
-		root := mustRun(t, func() {
+		seedReject(t, func() {
 			CorpRegistry := Registry("corp", func() { URL("https://registry.corp.internal") })
 			LocalTools := Toolset("utils", func() {
 				Tool("summarize", "Summarize text", func() {
@@ -261,59 +266,97 @@ func TestSeed003RegistrySnippets(t *testing.T) {
 					})
 				})
 			})
-		})
-		if len(root.Publications) != 1 {
-			t.Fatalf("publications = %+v", root.Publications)
-		}
-	})
-	t.Run("003/Exemple de registre complet", func(t *testing.T) {
-		mustRun(t, func() {
-			// Define registries
-			CorpRegistry := seedCorpRegistry()
-			AnthropicRegistry := Registry("anthropic", func() {
-				Description("Anthropic MCP Registry")
-				URL("https://registry.anthropic.com/v1")
-				Federation(func() {
-					Include("web-search", "code-execution")
-					Exclude("experimental/*")
-				})
-				SyncInterval("1h")
-				CacheTTL("24h")
-			})
-			// Consume toolsets from registries
-			DataTools := Toolset(FromRegistry(CorpRegistry, "data-tools"), func() {
-				Version("2.1.0")
-			})
-			SearchTools := Toolset(FromRegistry(AnthropicRegistry, "web-search"))
-			// Local toolset to publish
-			AnalyticsTools := Toolset("analytics", func() {
-				Tool("analyze", "Analyze dataset", func() {
-					Args(func() {
-						Attribute("dataset_id", String, "Dataset identifier")
-						Required("dataset_id")
-					})
-					Return(func() {
-						Attribute("insights", ArrayOf(String), "Analysis insights")
-						Required("insights")
-					})
+		}, `PublishTo: toolset "utils" is exported by agent "data-agent" of service "orchestrator"`,
+			"which a registry cannot carry",
+			`export it from service "orchestrator" instead (Export in the Service, outside the Agent)`)
+		root := mustRun(t, func() {
+			CorpRegistry := Registry("corp", func() { URL("https://registry.corp.internal") })
+			LocalTools := Toolset("utils", func() {
+				Tool("summarize", "Summarize text", func() {
+					Args(func() { Attribute("text", String) })
+					Return(func() { Attribute("summary", String) })
 				})
 			})
 			Service("orchestrator", func() {
-				Agent("analyst", "Data analysis agent", func() {
-					Use(DataTools)
-					Use(SearchTools)
-					Use(AnalyticsTools)
-					// Export and publish to registry
-					Export(AnalyticsTools, func() {
-						PublishTo(CorpRegistry)
-						Tags("analytics", "data")
-					})
-					RunPolicy(func() {
-						DefaultCaps(MaxToolCalls(10))
-						TimeBudget("5m")
-					})
+				Agent("data-agent", "Data processing agent", func() {
+					Use(LocalTools)
+				})
+				Export(LocalTools, func() {
+					PublishTo(CorpRegistry)
+					Tags("data", "etl")
 				})
 			})
 		})
+		if len(root.Publications) != 1 || root.Publications[0].Export.Agent != nil {
+			t.Fatalf("publications = %+v", root.Publications)
+		}
+	})
+	// (project) As in "003/PublishTo": the complete example publishes the
+	// agent's export, which is rejected; exported by the service, the same
+	// design evaluates.
+	t.Run("003/Exemple de registre complet", func(t *testing.T) {
+		seedReject(t, func() { seedCompleteRegistryExample(true) },
+			`PublishTo: toolset "analytics" is exported by agent "analyst" of service "orchestrator"`)
+		mustRun(t, func() { seedCompleteRegistryExample(false) })
+	})
+}
+
+// seedCompleteRegistryExample is seed 003's "Exemple de registre complet";
+// agentExport keeps its Export in the agent, as the seed writes it,
+// otherwise the service exports the toolset.
+func seedCompleteRegistryExample(agentExport bool) {
+	// Define registries
+	CorpRegistry := seedCorpRegistry()
+	AnthropicRegistry := Registry("anthropic", func() {
+		Description("Anthropic MCP Registry")
+		URL("https://registry.anthropic.com/v1")
+		Federation(func() {
+			Include("web-search", "code-execution")
+			Exclude("experimental/*")
+		})
+		SyncInterval("1h")
+		CacheTTL("24h")
+	})
+	// Consume toolsets from registries
+	DataTools := Toolset(FromRegistry(CorpRegistry, "data-tools"), func() {
+		Version("2.1.0")
+	})
+	SearchTools := Toolset(FromRegistry(AnthropicRegistry, "web-search"))
+	// Local toolset to publish
+	AnalyticsTools := Toolset("analytics", func() {
+		Tool("analyze", "Analyze dataset", func() {
+			Args(func() {
+				Attribute("dataset_id", String, "Dataset identifier")
+				Required("dataset_id")
+			})
+			Return(func() {
+				Attribute("insights", ArrayOf(String), "Analysis insights")
+				Required("insights")
+			})
+		})
+	})
+	// Export and publish to registry
+	export := func() {
+		Export(AnalyticsTools, func() {
+			PublishTo(CorpRegistry)
+			Tags("analytics", "data")
+		})
+	}
+	Service("orchestrator", func() {
+		Agent("analyst", "Data analysis agent", func() {
+			Use(DataTools)
+			Use(SearchTools)
+			Use(AnalyticsTools)
+			if agentExport {
+				export()
+			}
+			RunPolicy(func() {
+				DefaultCaps(MaxToolCalls(10))
+				TimeBudget("5m")
+			})
+		})
+		if !agentExport {
+			export()
+		}
 	})
 }

@@ -196,8 +196,10 @@ func describeKind(k ProviderKind) string {
 // pendingCodegen is the last expression the root walks: once a design has
 // validated, its Finalize records in the root a warning for each
 // declaration whose code generation is not implemented yet (MCP servers,
-// MCP-backed toolsets, registries, registry references, publications and
-// completions), so that goa gen says what it leaves out instead of failing.
+// MCP-backed toolsets and their publications, completions), so that goa
+// gen says what it leaves out instead of failing. Registries, registry
+// references, agents' registry sources and the publications of local
+// toolsets exported by services generate code (package codegen).
 type pendingCodegen struct {
 	root *RootExpr
 }
@@ -218,22 +220,15 @@ func (p *pendingCodegen) Finalize() {
 		switch ts.Kind() {
 		case ProviderMCP, ProviderExternalMCP:
 			r.AddWarning("code generation for MCP toolsets is not implemented yet; nothing is generated for toolset %q (%s), nor for the agents' uses of it", ts.Name, ts.Provider.EvalName())
-		case ProviderRegistry:
-			r.AddWarning("code generation for registries is not implemented yet; nothing is generated for toolset %q (%s), nor for the agents' uses of it", ts.Name, ts.Provider.EvalName())
 		}
 	}
 	for _, p := range r.Publications {
-		r.AddWarning("code generation for registries is not implemented yet; nothing is generated to publish toolset %q to registry %q", p.Export.Name(), p.Registry.Name)
+		if ts := p.Export.Exported(); ts != nil && (ts.Kind() == ProviderMCP || ts.Kind() == ProviderExternalMCP) {
+			r.AddWarning("code generation for MCP toolsets is not implemented yet; nothing is generated to publish toolset %q (%s) to registry %q", ts.Name, ts.Provider.EvalName(), p.Registry.Name)
+		}
 	}
 	for _, c := range r.Completions {
 		r.AddWarning("code generation for completions is not implemented yet; nothing is generated for %s", c.EvalName())
-	}
-	for _, a := range r.Agents {
-		for _, u := range a.Uses {
-			if u.Registry != nil {
-				r.AddWarning("code generation for registries is not implemented yet; nothing is generated for the use of registry %q by %s", u.Registry.Name, a.EvalName())
-			}
-		}
 	}
 }
 

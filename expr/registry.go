@@ -86,9 +86,21 @@ func (p *PublicationExpr) EvalName() string {
 	return fmt.Sprintf("publication to registry %q of the %s", p.Registry.Name, p.Export.EvalName())
 }
 
-// Validate rejects publishing one export twice to the same registry.
+// Validate rejects publishing one export twice to the same registry, and
+// publishing an agent's export. (project) A service's export publishes its
+// toolset through a generated helper; an agent's export is the agent run
+// as a tool (agent-as-tool, in a child workflow of the consumer's run),
+// which a registry provider cannot carry, so it stays compiled into its
+// consumers.
 func (p *PublicationExpr) Validate() error {
 	verr := new(eval.ValidationErrors)
+	if a := p.Export.Agent; a != nil {
+		svc := "its service"
+		if a.Service != nil {
+			svc = fmt.Sprintf("service %q", a.Service.Name)
+		}
+		verr.Add(p.Location.Of(p), "PublishTo: toolset %q is exported by %s: an agent's export runs the agent as the tool (agent-as-tool, in a child workflow of the caller's run), which a registry cannot carry, so agent exports stay compiled into their consumers; to publish the toolset to registry %q, export it from %s instead (Export in the Service, outside the Agent) and serve its calls with the generated PublishTo helper", p.Export.Name(), a.EvalName(), p.Registry.Name, svc)
+	}
 	for _, other := range Root.Publications {
 		if other == p {
 			break
