@@ -73,6 +73,21 @@ type clientConfig struct {
 	backoff    time.Duration
 	apiVersion string
 	consumer   ConsumerSettings
+	baseURL    string
+}
+
+// WithBaseURL reaches the registry at baseURL instead of the address
+// NewClient was given: what a generated client (whose address is the
+// design's URL) needs to reach another deployment — staging, a test, a
+// registry started in the same process.
+func WithBaseURL(baseURL string) ClientOption {
+	return func(c *clientConfig) error {
+		if baseURL == "" {
+			return errors.New("registry: WithBaseURL(\"\"): give the registry's address")
+		}
+		c.baseURL = baseURL
+		return nil
+	}
 }
 
 // WithAPIKey sends key on every request (Authorization: Bearer <key>).
@@ -104,13 +119,6 @@ func WithHTTPClient(hc *http.Client) ClientOption {
 // a host, and optionally the path under which a proxy serves the registry
 // (the API's own routes, /v1/..., are appended to it).
 func NewClient(baseURL string, opts ...ClientOption) (*Client, error) {
-	u, err := url.Parse(baseURL)
-	if err != nil {
-		return nil, fmt.Errorf("registry: URL %q: %w", baseURL, err)
-	}
-	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" || u.User != nil {
-		return nil, fmt.Errorf("registry: URL %q: want http(s)://host[:port][/path], without credentials, query or fragment", baseURL)
-	}
 	cfg := clientConfig{http: &http.Client{Transport: defaultTransport()}, apiVersion: DefaultAPIVersion}
 	for _, o := range opts {
 		if o == nil {
@@ -119,6 +127,16 @@ func NewClient(baseURL string, opts ...ClientOption) (*Client, error) {
 		if err := o(&cfg); err != nil {
 			return nil, err
 		}
+	}
+	if cfg.baseURL != "" {
+		baseURL = cfg.baseURL
+	}
+	u, err := url.Parse(baseURL)
+	if err != nil {
+		return nil, fmt.Errorf("registry: URL %q: %w", baseURL, err)
+	}
+	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" || u.User != nil {
+		return nil, fmt.Errorf("registry: URL %q: want http(s)://host[:port][/path], without credentials, query or fragment", baseURL)
 	}
 	stream := &keyDoer{key: cfg.key, prefix: strings.TrimSuffix(u.Path, "/"), version: cfg.apiVersion, next: cfg.http}
 	var requests goahttp.Doer = stream

@@ -32,6 +32,8 @@ func TestClientOptionsAreValidated(t *testing.T) {
 		{registry.WithSyncInterval(-time.Minute), "WithSyncInterval(-1m0s)"},
 		{registry.WithCacheTTL(-time.Hour), "WithCacheTTL(-1h0m0s)"},
 		{nil, "a nil ClientOption"},
+		{registry.WithBaseURL(""), "WithBaseURL"},
+		{registry.WithBaseURL("ftp://x"), `URL "ftp://x"`},
 	} {
 		_, err := registry.NewClient("http://127.0.0.1:7420", tc.opt)
 		if err == nil || !strings.HasPrefix(err.Error(), "registry: ") || !strings.Contains(err.Error(), tc.phrase) {
@@ -379,5 +381,15 @@ func TestAPIVersionFollowsTheBasePath(t *testing.T) {
 	}
 	if _, err := c.Resolve(context.Background(), registry.ResolveRequest{}); err != nil || path != "/tools/v2/resolve" {
 		t.Fatalf("path %q: %v", path, err)
+	}
+}
+
+func TestWithBaseURLReplacesTheAddress(t *testing.T) {
+	c, err := registry.NewClient("http://127.0.0.1:7420", registry.WithBaseURL("http://127.0.0.1:9/under"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := c.BaseURL.String(); got != "http://127.0.0.1:9/under" {
+		t.Fatalf("BaseURL = %s", got)
 	}
 }
