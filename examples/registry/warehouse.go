@@ -1,0 +1,172 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/quiver-go/quiver/examples/registry/gen/registries/corp"
+	"github.com/quiver-go/quiver/examples/registry/gen/toolsets/inventory"
+	"github.com/quiver-go/quiver/examples/registry/gen/toolsets/shipping"
+	"github.com/quiver-go/quiver/registry"
+	gen "github.com/quiver-go/quiver/registry/gen/registry"
+	"github.com/quiver-go/quiver/registry/server"
+	"github.com/quiver-go/quiver/registry/stores"
+	"github.com/quiver-go/quiver/tools"
+)
+
+// company is the company registry, started in this process on a free
+// loopback port with its embedded store in a temporary folder.
+type company struct {
+	client *registry.Client
+	svc    *server.Service
+	http   *http.Server
+	node   *stores.Node
+	dir    string
+}
+
+func startRegistry(ctx context.Context) (*company, error) {
+	dir, err := os.MkdirTemp("", "quiver-registry-example")
+	if err != nil {
+		return nil, err
+	}
+	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
+	node, err := stores.Open(ctx, stores.Config{Kind: stores.Embedded, Dir: dir})
+	if err != nil {
+		os.RemoveAll(dir)
+		return nil, err
+	}
+	svc, err := server.New(ctx, server.Config{Store: node.Store, Bus: node.Bus, Logger: quiet})
+	if err != nil {
+		node.Close()
+		os.RemoveAll(dir)
+		return nil, err
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		svc.Close()
+		node.Close()
+		os.RemoveAll(dir)
+		return nil, err
+	}
+	c := &company{svc: svc, node: node, dir: dir, http: &http.Server{Handler: svc.Handler(), ReadHeaderTimeout: 10 * time.Second}}
+	go func() { _ = c.http.Serve(l) }()
+	// The generated client carries the design's settings (timeout, retry,
+	// cache TTL); WithBaseURL points it at this process's registry instead
+	// of the design's URL.
+	c.client, err = corp.NewClient(registry.WithBaseURL("http://" + l.Addr().String()))
+	if err != nil {
+		c.close()
+		return nil, err
+	}
+	return c, nil
+}
+
+func (c *company) close() {
+	c.svc.Close()
+	_ = c.http.Close()
+	c.node.Close()
+	os.RemoveAll(c.dir)
+}
+
+// provider is one running provider process of a toolset.
+type provider struct {
+	stop context.CancelFunc
+	done chan error
+}
+
+// publish serves reg with exec until the provider is stopped, and waits
+// until the registry routes calls to it at reg's revision.
+func (c *company) publish(reg registry.Registration, exec registry.Executor) (*provider, error) {
+	reg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	ctx, cancel := context.WithCancel(context.Background())
+	p := &provider{stop: cancel, done: make(chan error, 1)}
+	go func() { p.done <- registry.Serve(ctx, c.client, reg, exec) }()
+	if err := c.waitActive(reg.Toolset.Name, reg.Revision); err != nil {
+		cancel()
+		return nil, err
+	}
+	return p, nil
+}
+
+// stopProvider stops p and waits until it has drained.
+func stopProvider(p *provider) error {
+	p.stop()
+	return <-p.done
+}
+
+// waitActive waits until toolset's active registration is revision, with
+// a provider's call stream connected.
+func (c *company) waitActive(toolset, revision string) error {
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		res, err := c.client.ListToolsets(context.Background(), &gen.ListToolsetsPayload{})
+		if err == nil {
+			for _, ts := range res.Toolsets {
+				if ts.Name == toolset && ts.Revision == revision && ts.Providers > 0 {
+					time.Sleep(50 * time.Millisecond) // the stream attaches just after the lease
+					return nil
+				}
+			}
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	return fmt.Errorf("toolset %q never became active at revision %q", toolset, revision)
+}
+
+// inventoryRegistration is the inventory toolset as the warehouse
+// publishes it: version 1.0.0.
+func inventoryRegistration() registry.Registration {
+	reg := inventory.CorpRegistration("inventory-r1")
+	reg.Toolset.Version = "1.0.0"
+	return reg
+}
+
+// stockExecutor counts stock. counted, when set, hears of each count
+// before it is answered: the example uses it to deploy the shipping
+// provider while the clerk is working.
+func stockExecutor(counted func()) registry.Executor {
+	levels := map[string]int{"WIDGET-1": 12, "GADGET-7": 0}
+	return registry.ExecutorFunc(func(_ context.Context, call registry.Call) (json.RawMessage, error) {
+		p, err := inventory.DecodeStock(call.Payload, tools.CallMeta{RunID: call.RunID}, nil)
+		if err != nil {
+			return nil, err
+		}
+		units, ok := levels[p.Sku]
+		if !ok {
+			return nil, fmt.Errorf("unknown product %q", p.Sku)
+		}
+		if counted != nil {
+			counted()
+		}
+		return inventory.StockTool().Result.ToJSON(&inventory.StockResult{Sku: p.Sku, Units: units})
+	})
+}
+
+// shippingExecutor ships parcels numbered per revision.
+func shippingExecutor(revision string) registry.Executor {
+	var mu sync.Mutex
+	n := 0
+	return registry.ExecutorFunc(func(_ context.Context, call registry.Call) (json.RawMessage, error) {
+		p, err := shipping.DecodeShip(call.Payload, tools.CallMeta{RunID: call.RunID}, nil)
+		if err != nil {
+			return nil, err
+		}
+		if p.Units <= 0 {
+			return nil, errors.New("nothing to ship")
+		}
+		mu.Lock()
+		n++
+		parcel := fmt.Sprintf("P-%s-%d", revision, n)
+		mu.Unlock()
+		return shipping.ShipTool().Result.ToJSON(&shipping.ShipResult{Parcel: parcel})
+	})
+}
