@@ -24,8 +24,8 @@ type Filter struct {
 }
 
 // Keeps reports whether the filter keeps spec for a run with labels. (Seed
-// 000 gives the name Allows to the app-scoped registry sources' method, not
-// yet built; this filter does not take it.)
+// 000 gives the name Allows to the app-scoped registry sources' method,
+// runtime.RegistryTools.Allows; this filter does not take it.)
 func (f Filter) Keeps(spec tools.ToolSpec, labels map[string]string) bool {
 	if len(f.AllowTools) > 0 && !slices.Contains(f.AllowTools, spec.Name) {
 		return false

@@ -150,15 +150,17 @@ func (e *registryExecutor) Execute(ctx context.Context, call *ToolCall) (*planne
 	return boundedRegistryResult(call.Spec, result)
 }
 
-// callTimeoutMs is how long the registry may wait for the outcome: the
-// activity's deadline, within the API's bounds.
+// callTimeoutMs is how long the registry may wait for the outcome: nine
+// tenths of what is left of the activity's time, within the API's bounds,
+// so that the registry's answer (call_not_admitted when no provider took
+// the call) arrives before the activity times out.
 func callTimeoutMs(ctx context.Context) int {
 	const def, maxMs = 30000, 600000
 	dl, ok := ctx.Deadline()
 	if !ok {
 		return def
 	}
-	ms := int(time.Until(dl) / time.Millisecond)
+	ms := int(time.Until(dl) * 9 / 10 / time.Millisecond)
 	return min(max(ms, 1), maxMs)
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"net/http/httptest"
 
+	"github.com/quiver-go/quiver/internal/redistest"
 	"github.com/quiver-go/quiver/internal/registrytest"
 	"github.com/quiver-go/quiver/registry"
 	gen "github.com/quiver-go/quiver/registry/gen/registry"
@@ -30,7 +31,22 @@ type regEnv struct {
 
 func newRegEnv(t *testing.T) *regEnv {
 	t.Helper()
-	e := &regEnv{t: t, reg: registrytest.Start(t, registrytest.Options{}), counter: registrytest.NewCounter()}
+	return newRegEnvOn(t, registrytest.Options{})
+}
+
+// onEachStore runs test against a registry on the embedded store and
+// against one on a real redis-server (internal/redistest).
+func onEachStore(t *testing.T, test func(t *testing.T, e *regEnv)) {
+	t.Run("embedded", func(t *testing.T) { test(t, newRegEnv(t)) })
+	t.Run("redis", func(t *testing.T) {
+		srv := redistest.Start(t, redistest.Options{})
+		test(t, newRegEnvOn(t, registrytest.Options{RedisURL: srv.URL()}))
+	})
+}
+
+func newRegEnvOn(t *testing.T, o registrytest.Options) *regEnv {
+	t.Helper()
+	e := &regEnv{t: t, reg: registrytest.Start(t, o), counter: registrytest.NewCounter()}
 	e.admin = e.reg.Client(t, "")
 	target, err := url.Parse(e.reg.URL)
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/quiver-go/quiver/catalog"
 	"github.com/quiver-go/quiver/internal/registrytest"
 	"github.com/quiver-go/quiver/model"
 	"github.com/quiver-go/quiver/model/scripted"
@@ -37,31 +38,32 @@ func (f *fixture) runErr(text string, opts ...RunOption) (*RunOutput, error) {
 }
 
 func TestRegistryReadsOncePerWorkingStep(t *testing.T) {
-	e := newRegEnv(t)
-	e.serve(registrytest.Echo("remote"), "r1")
-	f := newFixtureWith(t, namedSource(), nil, nil,
-		scripted.Call("echo", `{"text":"hi"}`),
-		scripted.Call("add", `{"a":1,"b":2}`),
-		scripted.Reply("done"))
-	e.connect(f)
-	out := f.run("go")
-	if out.Final == nil || out.Final.Text != "done" {
-		t.Fatalf("final = %+v", out.Final)
-	}
-	if got := e.reads.Load(); got != 3 {
-		t.Fatalf("catalog reads = %d, want one per planning step (3)", got)
-	}
-	reads := eventsOf[RegistryRead](f)
-	if len(reads) != 3 || reads[0].NotModified || !reads[1].NotModified || !reads[2].NotModified {
-		t.Fatalf("registry reads = %+v, want a full read then two not-modified ones", reads)
-	}
-	results := toolResults(out.Messages)
-	if len(results) != 2 || string(results[0].Content) != `{"text":"hi"}` || string(results[1].Content) != `{"sum":3}` {
-		t.Fatalf("results = %+v", results)
-	}
-	if e.calls.Load() != 2 || len(e.counter.Snapshot()) != 2 {
-		t.Fatalf("registry calls = %d, provider runs = %v", e.calls.Load(), e.counter.Snapshot())
-	}
+	onEachStore(t, func(t *testing.T, e *regEnv) {
+		e.serve(registrytest.Echo("remote"), "r1")
+		f := newFixtureWith(t, namedSource(), nil, nil,
+			scripted.Call("echo", `{"text":"hi"}`),
+			scripted.Call("add", `{"a":1,"b":2}`),
+			scripted.Reply("done"))
+		e.connect(f)
+		out := f.run("go")
+		if out.Final == nil || out.Final.Text != "done" {
+			t.Fatalf("final = %+v", out.Final)
+		}
+		if got := e.reads.Load(); got != 3 {
+			t.Fatalf("catalog reads = %d, want one per planning step (3)", got)
+		}
+		reads := eventsOf[RegistryRead](f)
+		if len(reads) != 3 || reads[0].NotModified || !reads[1].NotModified || !reads[2].NotModified {
+			t.Fatalf("registry reads = %+v, want a full read then two not-modified ones", reads)
+		}
+		results := toolResults(out.Messages)
+		if len(results) != 2 || string(results[0].Content) != `{"text":"hi"}` || string(results[1].Content) != `{"sum":3}` {
+			t.Fatalf("results = %+v", results)
+		}
+		if e.calls.Load() != 2 || len(e.counter.Snapshot()) != 2 {
+			t.Fatalf("registry calls = %d, provider runs = %v", e.calls.Load(), e.counter.Snapshot())
+		}
+	})
 }
 
 func TestRegistryFinalizingStepReadsNothing(t *testing.T) {
@@ -226,77 +228,79 @@ func TestRegistryProviderAddedBetweenSteps(t *testing.T) {
 }
 
 func TestRegistryReplacedBetweenAcceptanceAndExecution(t *testing.T) {
-	e := newRegEnv(t)
-	stopOld := e.serve(registrytest.Echo("remote"), "r1")
-	replaced := registrytest.Echo("remote")
-	replaced.Tools[0].Description = "Return the text it is given, verbatim."
-	var reply string
-	f := newFixtureWith(t, AgentRegistration{Registries: []RegistryUse{{Registry: "corp", Toolset: "remote"}}}, nil,
-		[]fixtureTool{{spec: newSpec(t, "deploy"), handler: func(context.Context, *ToolCall) (*planner.ToolResult, error) {
-			// The batch's second call was accepted with revision r1's
-			// contract; r2 replaces r1 before it runs.
-			stopNew := registrytest.Serve(t, e.reg.Client(t, ""), registryRegistration(replaced, "r2"), e.counter)
-			_ = stopNew
-			if err := stopOld(); err != nil {
-				t.Errorf("old provider: %v", err)
-			}
-			waitActive(t, e, "remote", "r2")
-			return &planner.ToolResult{Result: json.RawMessage(`{"deployed":true}`)}, nil
-		}}},
-		scripted.Calls(scripted.ToolCallSpec{Name: "deploy", Payload: `{}`}, scripted.ToolCallSpec{Name: "echo", Payload: `{"text":"old"}`}),
-		scripted.Choose(func(req *model.Request) scripted.Step {
-			reply = lastToolResult(req)
-			return scripted.Call("echo", `{"text":"again"}`)
-		}),
-		scripted.Reply("done"))
-	e.connect(f)
-	out := f.run("go")
-	if !strings.Contains(reply, `"error":"admission_conflict"`) || !strings.Contains(reply, "Call echo again") {
-		t.Fatalf("the model read %s, want admission_conflict with its recovery hint", reply)
-	}
-	runs := e.counter.Snapshot()
-	if len(runs) != 1 {
-		t.Fatalf("provider runs = %v: the call accepted under r1 must not run under r2", runs)
-	}
-	results := toolResults(out.Messages)
-	if got := string(results[len(results)-1].Content); got != `{"text":"again"}` {
-		t.Fatalf("the next step's call ran with the new contract? result %s", got)
-	}
+	onEachStore(t, func(t *testing.T, e *regEnv) {
+		stopOld := e.serve(registrytest.Echo("remote"), "r1")
+		replaced := registrytest.Echo("remote")
+		replaced.Tools[0].Description = "Return the text it is given, verbatim."
+		var reply string
+		f := newFixtureWith(t, AgentRegistration{Registries: []RegistryUse{{Registry: "corp", Toolset: "remote"}}}, nil,
+			[]fixtureTool{{spec: newSpec(t, "deploy"), handler: func(context.Context, *ToolCall) (*planner.ToolResult, error) {
+				// The batch's second call was accepted with revision r1's
+				// contract; r2 replaces r1 before it runs.
+				stopNew := registrytest.Serve(t, e.reg.Client(t, ""), registryRegistration(replaced, "r2"), e.counter)
+				_ = stopNew
+				if err := stopOld(); err != nil {
+					t.Errorf("old provider: %v", err)
+				}
+				waitActive(t, e, "remote", "r2")
+				return &planner.ToolResult{Result: json.RawMessage(`{"deployed":true}`)}, nil
+			}}},
+			scripted.Calls(scripted.ToolCallSpec{Name: "deploy", Payload: `{}`}, scripted.ToolCallSpec{Name: "echo", Payload: `{"text":"old"}`}),
+			scripted.Choose(func(req *model.Request) scripted.Step {
+				reply = lastToolResult(req)
+				return scripted.Call("echo", `{"text":"again"}`)
+			}),
+			scripted.Reply("done"))
+		e.connect(f)
+		out := f.run("go")
+		if !strings.Contains(reply, `"error":"admission_conflict"`) || !strings.Contains(reply, "Call echo again") {
+			t.Fatalf("the model read %s, want admission_conflict with its recovery hint", reply)
+		}
+		runs := e.counter.Snapshot()
+		if len(runs) != 1 {
+			t.Fatalf("provider runs = %v: the call accepted under r1 must not run under r2", runs)
+		}
+		results := toolResults(out.Messages)
+		if got := string(results[len(results)-1].Content); got != `{"text":"again"}` {
+			t.Fatalf("the next step's call ran with the new contract? result %s", got)
+		}
+	})
 }
 
 func TestRegistrySuspendedCallKeepsSavedContract(t *testing.T) {
-	e := newRegEnv(t)
-	decl := registrytest.Echo("remote")
-	decl.Tools[0].Confirmation = &tools.ConfirmationSpec{Title: "Echo it?", PromptTemplate: `Echo {{ .text }}?`}
-	e.serve(decl, "r1")
-	e.serve(registrytest.Echo("other"), "r1")
-	f := newFixtureWith(t, AgentRegistration{Registries: []RegistryUse{{Registry: "corp", Toolset: "remote"}}}, nil, nil,
-		scripted.Call("echo", `{"text":"hello"}`),
-		scripted.Reply("done"))
-	e.connect(f)
-	out := f.run("go")
-	if out.Suspension == nil || len(out.Suspension.Pending) != 1 {
-		t.Fatalf("status %s, want a suspension for confirmation", out.Status)
-	}
-	item := out.Suspension.Pending[0]
-	if item.Title != "Echo it?" || item.Prompt != "Echo hello?" {
-		t.Fatalf("pending item = %+v", item)
-	}
-	// The catalog changes while the run waits: another toolset leaves, and
-	// the confirmed tool's current listing would ask nothing any more.
-	e.unregister("other")
-	readsBefore := e.reads.Load()
-	done := f.cont(out.RunID, item.Approve())
-	if e.reads.Load() != readsBefore+1 {
-		t.Fatalf("reads during the continuation = %d, want only the next step's", e.reads.Load()-readsBefore)
-	}
-	results := toolResults(done.Messages)
-	if len(results) == 0 || string(results[0].Content) != `{"text":"hello"}` {
-		t.Fatalf("results = %+v", results)
-	}
-	if len(e.counter.Snapshot()) != 1 {
-		t.Fatalf("provider runs = %v", e.counter.Snapshot())
-	}
+	onEachStore(t, func(t *testing.T, e *regEnv) {
+		decl := registrytest.Echo("remote")
+		decl.Tools[0].Confirmation = &tools.ConfirmationSpec{Title: "Echo it?", PromptTemplate: `Echo {{ .text }}?`}
+		e.serve(decl, "r1")
+		e.serve(registrytest.Echo("other"), "r1")
+		f := newFixtureWith(t, AgentRegistration{Registries: []RegistryUse{{Registry: "corp", Toolset: "remote"}}}, nil, nil,
+			scripted.Call("echo", `{"text":"hello"}`),
+			scripted.Reply("done"))
+		e.connect(f)
+		out := f.run("go")
+		if out.Suspension == nil || len(out.Suspension.Pending) != 1 {
+			t.Fatalf("status %s, want a suspension for confirmation", out.Status)
+		}
+		item := out.Suspension.Pending[0]
+		if item.Title != "Echo it?" || item.Prompt != "Echo hello?" {
+			t.Fatalf("pending item = %+v", item)
+		}
+		// The catalog changes while the run waits: another toolset leaves, and
+		// the confirmed tool's current listing would ask nothing any more.
+		e.unregister("other")
+		readsBefore := e.reads.Load()
+		done := f.cont(out.RunID, item.Approve())
+		if e.reads.Load() != readsBefore+1 {
+			t.Fatalf("reads during the continuation = %d, want only the next step's", e.reads.Load()-readsBefore)
+		}
+		results := toolResults(done.Messages)
+		if len(results) == 0 || string(results[0].Content) != `{"text":"hello"}` {
+			t.Fatalf("results = %+v", results)
+		}
+		if len(e.counter.Snapshot()) != 1 {
+			t.Fatalf("provider runs = %v", e.counter.Snapshot())
+		}
+	})
 }
 
 func TestRegistrySuspendedCallReplacedWhileWaiting(t *testing.T) {
@@ -606,5 +610,50 @@ func TestRegistryContinuationKeepsTheListingsRegistration(t *testing.T) {
 	f.run("go")
 	if !strings.Contains(reply, `"error":"admission_conflict"`) {
 		t.Fatalf("the continuation read %s: it must run with the listing's saved registration (r1), now replaced", reply)
+	}
+}
+
+func TestRegistryCallWithoutProviderIsNotAdmitted(t *testing.T) {
+	e := newRegEnv(t)
+	stop := e.serve(registrytest.Echo("remote"), "r1")
+	var reply string
+	reg := namedSource()
+	reg.Policy = RunPolicy{Timing: &Timing{Tools: 500 * time.Millisecond}}
+	f := newFixtureWith(t, reg, nil,
+		[]fixtureTool{{spec: newSpec(t, "outage"), handler: func(context.Context, *ToolCall) (*planner.ToolResult, error) {
+			// The provider goes away; its toolset stays listed.
+			if err := stop(); err != nil {
+				t.Errorf("provider: %v", err)
+			}
+			return &planner.ToolResult{Result: json.RawMessage(`{}`)}, nil
+		}}},
+		scripted.Calls(scripted.ToolCallSpec{Name: "outage", Payload: `{}`}, scripted.ToolCallSpec{Name: "echo", Payload: `{"text":"anyone?"}`}),
+		scripted.Choose(func(req *model.Request) scripted.Step {
+			reply = lastToolResult(req)
+			return scripted.Reply("done")
+		}))
+	e.connect(f)
+	f.run("go")
+	if !strings.Contains(reply, `"error":"call_not_admitted"`) || !strings.Contains(reply, "Nothing ran") {
+		t.Fatalf("the model read %s, want call_not_admitted with its recovery hint", reply)
+	}
+}
+
+func TestRegistryToolsAreFilteredByRunPolicy(t *testing.T) {
+	e := newRegEnv(t)
+	decl := registrytest.Echo("remote")
+	decl.Tools[2].Tags = []string{"slow"}
+	e.serve(decl, "r1")
+	var seen []string
+	reg := namedSource()
+	reg.Policy = RunPolicy{Tools: catalog.Filter{DenyTags: []string{"slow"}}}
+	f := newFixtureWith(t, reg, nil, nil, scripted.Choose(func(req *model.Request) scripted.Step {
+		seen = toolIdents(req)
+		return scripted.Reply("done")
+	}))
+	e.connect(f)
+	f.run("go")
+	if strings.Join(seen, ",") != "remote.add,remote.echo" {
+		t.Fatalf("advertised = %v: the run policy drops the provider's slow-tagged tool", seen)
 	}
 }
