@@ -21,8 +21,7 @@ func (r *runner) needsConfirmation(ac *admittedCall) (PendingItem, bool) {
 	if !ok {
 		return PendingItem{}, false
 	}
-	t, _ := r.rt.target(ac.Ident, ac.Contract)
-	full := t.spec
+	full := r.callSpec(ac)
 	full.Confirmation = &spec
 	prompt, err := render.ConfirmationPrompt(full, ac.Payload)
 	if err != nil {
@@ -34,6 +33,16 @@ func (r *runner) needsConfirmation(ac *admittedCall) (PendingItem, bool) {
 	}
 	return PendingItem{Kind: PendingConfirmation, CallID: ac.CallID, Tool: ac.Ident, Title: title, Prompt: prompt,
 		Payload: ac.Payload, PayloadDigest: tools.PayloadDigest(ac.Payload)}, true
+}
+
+// callSpec returns the spec a call runs with, or a spec naming only its
+// tool when there is none any more (a tool unregistered since, whose
+// confirmation WithToolConfirmation still asks for).
+func (r *runner) callSpec(ac *admittedCall) tools.ToolSpec {
+	if t, ok := r.rt.target(ac.Ident, ac.Contract); ok {
+		return t.spec
+	}
+	return tools.ToolSpec{Name: ac.Ident, Title: string(ac.Ident)}
 }
 
 // confirmationSpec returns the confirmation a tool needs: declared, or
@@ -96,8 +105,7 @@ func (r *runner) resume(resp PendingInputResponse) (RunOutput, bool, error) {
 			r.st.Decided = append(r.st.Decided, decidedCall{CallID: ac.CallID, Digest: digest})
 			r.emit(ConfirmationDecided{RunID: r.st.RunID, CallID: ac.CallID, Tool: ac.Ident, PayloadDigest: digest, Approved: approved})
 			if !approved {
-				t, _ := r.rt.target(ac.Ident, ac.Contract)
-				spec := t.spec
+				spec := r.callSpec(ac)
 				if c, ok := r.confirmationSpec(ac); ok {
 					spec.Confirmation = &c
 				}
