@@ -4,8 +4,9 @@ import (
 	"bytes"
 	"context"
 	"flag"
-	"os"
 	"testing"
+
+	"github.com/quiver-go/quiver/internal/examplecheck"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/transcript.golden")
@@ -18,16 +19,5 @@ func TestTranscript(t *testing.T) {
 	if err := run(context.Background(), &buf); err != nil {
 		t.Fatal(err)
 	}
-	if *update {
-		if err := os.WriteFile("testdata/transcript.golden", buf.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile("testdata/transcript.golden")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(buf.Bytes(), want) {
-		t.Errorf("transcript differs from testdata/transcript.golden (run with -update after checking):\n%s", buf.String())
-	}
+	examplecheck.Golden(t, buf.Bytes(), "testdata/transcript.golden", *update)
 }

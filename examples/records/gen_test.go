@@ -3,7 +3,7 @@ package main
 import (
 	"testing"
 
-	"github.com/quiver-go/quiver/internal/gencheck"
+	"github.com/quiver-go/quiver/internal/examplecheck"
 )
 
 // regenerate is the command that rewrites the committed output, run from
@@ -13,5 +13,5 @@ const regenerate = "go run goa.design/goa/v3/cmd/goa gen github.com/quiver-go/qu
 // TestGeneratedCodeIsCurrent checks that gen/ and AGENTS_QUICKSTART.md are
 // what goa gen writes from the design now, and that they build.
 func TestGeneratedCodeIsCurrent(t *testing.T) {
-	gencheck.Current(t, "github.com/quiver-go/quiver/examples/records/design", "examples/records", regenerate)
+	examplecheck.GeneratedCurrent(t, "github.com/quiver-go/quiver/examples/records/design", "examples/records", regenerate)
 }

@@ -4,8 +4,9 @@ import (
 	"bytes"
 	"context"
 	"flag"
-	"os"
 	"testing"
+
+	"github.com/quiver-go/quiver/internal/examplecheck"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/conversation.golden")
@@ -19,16 +20,5 @@ func TestConversation(t *testing.T) {
 	if err := conversation(context.Background(), &buf); err != nil {
 		t.Fatal(err)
 	}
-	if *update {
-		if err := os.WriteFile("testdata/conversation.golden", buf.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile("testdata/conversation.golden")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(buf.Bytes(), want) {
-		t.Errorf("output differs from testdata/conversation.golden (run with -update after checking):\n%s", buf.String())
-	}
+	examplecheck.Golden(t, buf.Bytes(), "testdata/conversation.golden", *update)
 }

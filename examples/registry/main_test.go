@@ -4,10 +4,9 @@ import (
 	"bytes"
 	"context"
 	"flag"
-	"os"
 	"testing"
 
-	"github.com/quiver-go/quiver/internal/gencheck"
+	"github.com/quiver-go/quiver/internal/examplecheck"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/transcript.golden")
@@ -22,23 +21,12 @@ func TestTranscript(t *testing.T) {
 	if err := run(context.Background(), &buf); err != nil {
 		t.Fatal(err)
 	}
-	if *update {
-		if err := os.WriteFile("testdata/transcript.golden", buf.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile("testdata/transcript.golden")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(buf.Bytes(), want) {
-		t.Errorf("transcript differs from testdata/transcript.golden (run with -update after checking):\n%s", buf.String())
-	}
+	examplecheck.Golden(t, buf.Bytes(), "testdata/transcript.golden", *update)
 }
 
 // TestGeneratedCodeIsCurrent checks that gen/ and AGENTS_QUICKSTART.md are
 // what goa gen writes from the design now, and that they build.
 func TestGeneratedCodeIsCurrent(t *testing.T) {
-	gencheck.Current(t, "github.com/quiver-go/quiver/examples/registry/design", "examples/registry",
+	examplecheck.GeneratedCurrent(t, "github.com/quiver-go/quiver/examples/registry/design", "examples/registry",
 		"go run goa.design/goa/v3/cmd/goa gen github.com/quiver-go/quiver/examples/registry/design -o examples/registry")
 }

@@ -4,8 +4,9 @@ import (
 	"bytes"
 	"context"
 	"flag"
-	"os"
 	"testing"
+
+	"github.com/quiver-go/quiver/internal/examplecheck"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/tour.golden")
@@ -18,16 +19,5 @@ func TestTourOutput(t *testing.T) {
 	if err := tour(context.Background(), &buf); err != nil {
 		t.Fatal(err)
 	}
-	if *update {
-		if err := os.WriteFile("testdata/tour.golden", buf.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile("testdata/tour.golden")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(buf.Bytes(), want) {
-		t.Errorf("output differs from testdata/tour.golden (run with -update after checking):\n%s", buf.String())
-	}
+	examplecheck.Golden(t, buf.Bytes(), "testdata/tour.golden", *update)
 }

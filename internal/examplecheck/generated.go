@@ -1,6 +1,4 @@
-// Package gencheck checks, in an example's tests, that the example's
-// committed generated code is what goa gen writes from its design now.
-package gencheck
+package examplecheck
 
 import (
 	"bytes"
@@ -13,7 +11,7 @@ import (
 	"testing"
 )
 
-// Current runs goa gen on design (an import path) into a copy of the
+// GeneratedCurrent runs goa gen on design (an import path) into a copy of the
 // module, with -o out (the example's folder, relative to the module root),
 // compares every generated file with the committed one under out/gen (and
 // at the root of the output, such as AGENTS_QUICKSTART.md), then builds and
@@ -21,7 +19,7 @@ import (
 // what goa gen writes). The test must run in out: example tests run in
 // their package's folder. regenerate is the command a failure tells the
 // reader to run from the repository root.
-func Current(t *testing.T, design, out, regenerate string) {
+func GeneratedCurrent(t *testing.T, design, out, regenerate string) {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("runs goa gen and builds its output: skipped in -short mode")
