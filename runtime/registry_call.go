@@ -147,7 +147,7 @@ func (e *registryExecutor) Execute(ctx context.Context, call *ToolCall) (*planne
 	if call.Spec.Bounds == nil {
 		return &planner.ToolResult{Result: result}, nil
 	}
-	return boundedRegistryResult(call.Spec, result)
+	return BoundedResult(call.Spec, result), nil
 }
 
 // callTimeoutMs is how long the registry may wait for the outcome: nine
@@ -191,16 +191,19 @@ func registryFailure(sc *savedContract, err error) *planner.ToolFailure {
 	return nil
 }
 
-// boundedRegistryResult reads a bounded tool's bounds from the canonical
-// fields its provider wrote in the result (a registry carries the result
-// only) and returns the result without them.
-func boundedRegistryResult(spec tools.ToolSpec, result json.RawMessage) (*planner.ToolResult, error) {
+// BoundedResult reads a bounded tool's bounds from the canonical fields
+// its provider wrote in the result — a registry carries the result only —
+// and returns the result without them: "returned" (required), "truncated",
+// "total", "refinement_hint", and the cursor in "next_cursor" or the field
+// the spec's NextCursor names. A result without them is a missing_bounds
+// failure.
+func BoundedResult(spec tools.ToolSpec, result json.RawMessage) *planner.ToolResult {
 	var fields map[string]json.RawMessage
 	dec := json.NewDecoder(bytes.NewReader(result))
 	dec.UseNumber()
 	if err := dec.Decode(&fields); err != nil || fields == nil {
 		return &planner.ToolResult{Failure: &planner.ToolFailure{Code: "missing_bounds", Recovery: planner.RecoveryReplan,
-			Message: fmt.Sprintf("Bounded tool %s returned a result that is not an object with its bounds fields.", spec.Name)}}, nil
+			Message: fmt.Sprintf("Bounded tool %s returned a result that is not an object with its bounds fields.", spec.Name)}}
 	}
 	var b planner.Bounds
 	cursorField := tools.BoundsFieldNextCursor
@@ -209,7 +212,7 @@ func boundedRegistryResult(spec tools.ToolSpec, result json.RawMessage) (*planne
 	}
 	if err := json.Unmarshal(fields[tools.BoundsFieldReturned], &b.Returned); err != nil {
 		return &planner.ToolResult{Failure: &planner.ToolFailure{Code: "missing_bounds", Recovery: planner.RecoveryReplan,
-			Message: fmt.Sprintf("Bounded tool %s returned no %q count in its result.", spec.Name, tools.BoundsFieldReturned)}}, nil
+			Message: fmt.Sprintf("Bounded tool %s returned no %q count in its result.", spec.Name, tools.BoundsFieldReturned)}}
 	}
 	_ = json.Unmarshal(fields[tools.BoundsFieldTruncated], &b.Truncated)
 	if raw, ok := fields[tools.BoundsFieldTotal]; ok {
@@ -223,9 +226,6 @@ func boundedRegistryResult(spec tools.ToolSpec, result json.RawMessage) (*planne
 	for _, k := range []string{tools.BoundsFieldReturned, tools.BoundsFieldTruncated, tools.BoundsFieldTotal, tools.BoundsFieldRefinementHint, cursorField} {
 		delete(fields, k)
 	}
-	rest, err := json.Marshal(fields)
-	if err != nil {
-		return nil, err
-	}
-	return &planner.ToolResult{Result: rest, Bounds: &b}, nil
+	rest, _ := json.Marshal(fields) // raw values re-encode as they were
+	return &planner.ToolResult{Result: rest, Bounds: &b}
 }
