@@ -113,9 +113,14 @@ func newEnv(t *testing.T, mutate func(*mcp.Config)) *env {
 	if err := s.Ready(ctx); err != nil {
 		t.Fatal(err)
 	}
+	return &env{t: t, server: s, http: newHTTP(t, s), runs: runs}
+}
+
+// newHTTP serves s's handler until the test ends.
+func newHTTP(t *testing.T, s *mcp.Server) *httptest.Server {
 	hs := httptest.NewServer(s.Handler())
 	t.Cleanup(hs.Close)
-	return &env{t: t, server: s, http: hs, runs: runs}
+	return hs
 }
 
 // bearer adds a credential to every request.
