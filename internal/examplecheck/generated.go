@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -24,39 +23,16 @@ func GeneratedCurrent(t *testing.T, design, out, regenerate string) {
 	if testing.Short() {
 		t.Skip("runs goa gen and builds its output: skipped in -short mode")
 	}
-	gobin, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("go is not on PATH")
-	}
-	depth := len(strings.Split(filepath.ToSlash(filepath.Clean(out)), "/"))
-	root, err := filepath.Abs(strings.Repeat("../", depth))
-	if err != nil {
-		t.Fatal(err)
-	}
-	run := func(name string, args ...string) ([]byte, error) {
-		cmd := exec.Command(name, args...)
-		cmd.Dir = root // goa gen builds its generator program in a directory of the module
-		cmd.Env = append(os.Environ(), "GOWORK=off")
-		return cmd.CombinedOutput()
-	}
-
-	// The goa CLI at the version go.mod requires.
-	goa := filepath.Join(t.TempDir(), "goa")
-	if out, err := run(gobin, "build", "-o", goa, "goa.design/goa/v3/cmd/goa"); err != nil {
-		t.Skipf("cannot build the goa CLI (no module proxy?): %v\n%s", err, out)
-	}
+	root := ModuleRoot(t, out)
+	goa := GoaCLI(t, root) // at the version go.mod requires
 
 	// goa gen writes import paths derived from its output directory, so
 	// it runs in a copy of the module with the very -o the committed
 	// output was generated with; the copy also keeps goa gen's go.mod
-	// edits, if any, away from the repository.
-	copyRoot := copyModule(t, root, out)
-	gen := exec.Command(goa, "gen", design, "-o", out)
-	gen.Dir = copyRoot
-	gen.Env = append(os.Environ(), "GOWORK=off")
-	if out, err := gen.CombinedOutput(); err != nil {
-		t.Fatalf("goa gen: %v\n%s", err, out)
-	}
+	// edits, if any, away from the repository. The copy leaves out the
+	// output goa gen rewrites.
+	copyRoot := CopyModule(t, root, out+"/gen", out+"/AGENTS_QUICKSTART.md")
+	GoaGen(t, goa, copyRoot, design, out)
 	for _, f := range []string{"go.mod", "go.sum"} {
 		if !bytes.Equal(readFile(t, filepath.Join(root, f)), readFile(t, filepath.Join(copyRoot, f))) {
 			t.Errorf("goa gen edited %s", f)
@@ -107,7 +83,7 @@ func GeneratedCurrent(t *testing.T, design, out, regenerate string) {
 	}
 
 	for _, args := range [][]string{{"build", "./" + out + "/..."}, {"vet", "./" + out + "/gen/..."}} {
-		if out, err := run(gobin, args...); err != nil {
+		if out, err := Go(root, args...); err != nil {
 			t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out)
 		}
 	}
@@ -141,49 +117,4 @@ func readFile(t *testing.T, path string) []byte {
 		t.Fatal(err)
 	}
 	return b
-}
-
-// copyModule copies the module at root (without .git, and without the
-// example's generated output under out, which goa gen rewrites) into a
-// temporary directory and returns it.
-func copyModule(t *testing.T, root, out string) string {
-	t.Helper()
-	dst := t.TempDir()
-	skip := map[string]bool{
-		".git":                        true,
-		out + "/gen":                  true,
-		out + "/AGENTS_QUICKSTART.md": true,
-	}
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, err := filepath.Rel(root, path)
-		if err != nil {
-			return err
-		}
-		rel = filepath.ToSlash(rel)
-		if skip[rel] {
-			if d.IsDir() {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		target := filepath.Join(dst, filepath.FromSlash(rel))
-		if d.IsDir() {
-			return os.MkdirAll(target, 0o755)
-		}
-		if !d.Type().IsRegular() {
-			return nil
-		}
-		b, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(target, b, 0o644)
-	})
-	if err != nil {
-		t.Fatalf("copy the module: %v", err)
-	}
-	return dst
 }
