@@ -58,8 +58,8 @@ func shellWords(t *testing.T, line string) []string {
 }
 
 // servingCommands run until they are stopped: their examples run until
-// they serve, then stop as on SIGINT.
-var servingCommands = map[string]bool{"quiver registry serve": true}
+// they serve, then stop as on SIGINT. Each maps to its default address.
+var servingCommands = map[string]string{"quiver registry serve": defaultRegistryAddr, "quiver serve": defaultServeAddr}
 
 // TestHelpExamplesRun runs every line of every command's Example, as
 // written, from an empty directory: an example must work for a new user
@@ -95,8 +95,8 @@ func TestHelpExamplesRun(t *testing.T) {
 			}
 			t.Run(line, func(t *testing.T) {
 				var r result
-				if servingCommands[cmd.CommandPath()] {
-					r = serveExample(t, words[1:])
+				if addr, ok := servingCommands[cmd.CommandPath()]; ok {
+					r = serveExample(t, addr, words[1:])
 				} else {
 					r = quiver(t, words[1:]...)
 				}
@@ -115,9 +115,8 @@ func TestHelpExamplesRun(t *testing.T) {
 // serveExample runs a serving command's example until it serves, then
 // stops it. An example whose address is taken on this machine (a registry
 // running on the default port) is skipped.
-func serveExample(t *testing.T, args []string) result {
+func serveExample(t *testing.T, addr string, args []string) result {
 	t.Helper()
-	addr := defaultRegistryAddr
 	for i, a := range args {
 		if a == "--addr" && i+1 < len(args) {
 			addr = args[i+1]

@@ -1,0 +1,240 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/quiver-go/quiver/mcp"
+	"github.com/quiver-go/quiver/registry"
+	"github.com/quiver-go/quiver/registry/server"
+	"github.com/quiver-go/quiver/registry/stores"
+	"github.com/quiver-go/quiver/tools"
+)
+
+// defaultServeAddr is where quiver serve listens for MCP clients.
+const defaultServeAddr = "127.0.0.1:7400"
+
+// quickServeOptions are the flags of quiver serve.
+type quickServeOptions struct {
+	addr      string
+	data      dataFolder
+	keys      string
+	exposeAll bool
+	stdio     bool
+}
+
+// newServeCommand returns quiver serve.
+func newServeCommand() *cobra.Command {
+	var opts quickServeOptions
+	cmd := &cobra.Command{
+		Use:   "serve [--addr HOST:PORT] [--data DIR] [--keys FILE] [--expose-all] [--stdio]",
+		Short: "Serve the example toolsets to MCP clients, through a registry",
+		Long: `Start a tool registry (its embedded store in the data folder --data DIR,
+created if missing), publish the records example's workspace toolset to it
+through a provider in this process, and serve the registry's catalog to MCP
+clients at http://--addr/mcp (streamable HTTP). The banner says where
+everything is and how to connect Claude Desktop and the MCP Inspector.
+
+A client sees the inline tools and search_tools; what a search finds joins
+its tool list (notifications/tools/list_changed). --expose-all lists every
+tool in its scope at once, for clients that cannot search. Tools that need
+a person's confirmation are refused: MCP cannot ask.
+
+--keys FILE maps bearer credentials to scopes, each tool being served to the
+tiers at or above its declared exposure (read_only ⊂ staging ⊂ full):
+{"clients": [{"name": "ide", "key": "<secret>", "tier": "read_only"}]}.
+Without --keys every client gets the full tier, so quiver serve listens only
+on a loopback address.
+
+--stdio serves one client over standard input and output instead (the
+banner goes to standard error), as Claude Desktop starts a local server.
+SIGINT (Ctrl-C) or SIGTERM stops it.`,
+		Example: `  quiver serve
+  quiver serve --addr 127.0.0.1:7401 --expose-all`,
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := opts.check(); err != nil {
+				return err
+			}
+			return runQuickServe(cmd.Context(), cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr(), opts)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&opts.addr, "addr", defaultServeAddr, "`HOST:PORT` the MCP endpoint listens on (port 0 picks a free one)")
+	opts.data.addFlag(cmd)
+	f.StringVar(&opts.keys, "keys", "", "client credentials `FILE`; without it every client gets the full tier, on loopback only")
+	f.BoolVar(&opts.exposeAll, "expose-all", false, "list every tool in a client's scope at once, for clients that cannot search")
+	f.BoolVar(&opts.stdio, "stdio", false, "serve one client over standard input and output")
+	return cmd
+}
+
+// check validates the flags.
+func (o *quickServeOptions) check() error {
+	host, _, err := net.SplitHostPort(o.addr)
+	if err != nil {
+		return usagef("--addr %q: want HOST:PORT, e.g. %s", o.addr, defaultServeAddr)
+	}
+	if o.keys == "" && !o.stdio && !loopbackHost(host) {
+		return usagef("--addr %s is not a loopback address and there is no --keys: pass --keys FILE, so that only holders of its credentials reach the tools, or listen on loopback (--addr %s)", o.addr, defaultServeAddr)
+	}
+	return nil
+}
+
+// runQuickServe runs the registry, the provider and the MCP server until
+// ctx ends or a signal stops them.
+func runQuickServe(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, opts quickServeOptions) (err error) {
+	serverGC()
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	creds, err := readClientKeys(opts.keys)
+	if err != nil {
+		return err
+	}
+	dir, _, err := opts.data.open()
+	if err != nil {
+		return err
+	}
+	banner := stdout
+	if opts.stdio {
+		banner = stderr // stdout carries the protocol
+	}
+	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+
+	reg, err := startEmbeddedRegistry(ctx, dir, log)
+	if err != nil {
+		return err
+	}
+	defer reg.close()
+	pub, err := publishWorkspace(ctx, reg.client, log)
+	if err != nil {
+		return err
+	}
+	defer pub.stop()
+
+	cfg := mcp.Config{Name: "quiver", Version: version(), Source: mcp.Registry(reg.client), Credentials: creds, ExposeAll: opts.exposeAll, Logger: log}
+	if len(creds) == 0 {
+		cfg.Anonymous = tools.ExposureFull
+	}
+	if opts.stdio {
+		cfg.Anonymous = anonymousStdioTier(creds)
+	}
+	ms, err := mcp.New(cfg)
+	if err != nil {
+		return err
+	}
+	defer ms.Close()
+	rctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if err := ms.Ready(rctx); err != nil {
+		return fmt.Errorf("read the registry's catalog: %w", err)
+	}
+
+	if opts.stdio {
+		printServeBanner(banner, "", reg.url, dir, pub, opts, creds)
+		return ms.ServeStdio(ctx, stdin, stdout)
+	}
+	ln, err := net.Listen("tcp", opts.addr)
+	if err != nil {
+		if errors.Is(err, syscall.EADDRINUSE) {
+			return fmt.Errorf("listen on %s: the address is in use (is quiver serve running already?): stop it, or pass --addr with another port (127.0.0.1:0 picks a free one)", opts.addr)
+		}
+		return fmt.Errorf("listen on %s: %w", opts.addr, unwrapOpError(err))
+	}
+	defer ln.Close()
+	if err := ms.CheckAddr(ln.Addr().String()); err != nil {
+		return err
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", ms.Handler())
+	hs := &http.Server{Handler: mux, ReadHeaderTimeout: readHeaderTimeout, IdleTimeout: idleTimeout, ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
+	served := make(chan error, 1)
+	go func() { served <- hs.Serve(ln) }()
+	printServeBanner(banner, "http://"+ln.Addr().String()+"/mcp", reg.url, dir, pub, opts, creds)
+	select {
+	case err := <-served:
+		return fmt.Errorf("serve on %s: %w", ln.Addr(), err)
+	case <-ctx.Done():
+	}
+	sdctx, cancelShutdown := context.WithTimeout(context.Background(), shutdownTimeout)
+	defer cancelShutdown()
+	if err := hs.Shutdown(sdctx); err != nil {
+		_ = hs.Close()
+	}
+	fmt.Fprintln(banner, "Stopped.")
+	return nil
+}
+
+// anonymousStdioTier is the tier of the stdio client: the process that
+// started quiver serve owns it, so it gets the full tier unless credentials
+// say otherwise — then the lowest tier they grant.
+func anonymousStdioTier(creds map[string]tools.Exposure) tools.Exposure {
+	if len(creds) == 0 {
+		return tools.ExposureFull
+	}
+	low := tools.ExposureFull
+	for _, tier := range creds {
+		if tier == tools.ExposureReadOnly || (tier == tools.ExposureStaging && low == tools.ExposureFull) {
+			low = tier
+		}
+	}
+	return low
+}
+
+// embeddedRegistry is a registry node on the embedded store, served on a
+// free loopback port: the MCP server and the provider reach it there.
+type embeddedRegistry struct {
+	url    string
+	client *registry.Client
+	svc    *server.Service
+	http   *http.Server
+	node   *stores.Node
+}
+
+func startEmbeddedRegistry(ctx context.Context, dir string, log *slog.Logger) (*embeddedRegistry, error) {
+	node, err := stores.Open(ctx, stores.Config{Kind: stores.Embedded, Dir: dir})
+	if err != nil {
+		return nil, err
+	}
+	svc, err := server.New(ctx, server.Config{Store: node.Store, Bus: node.Bus, Logger: log})
+	if err != nil {
+		node.Close()
+		return nil, err
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		svc.Close()
+		node.Close()
+		return nil, err
+	}
+	r := &embeddedRegistry{url: "http://" + ln.Addr().String(), svc: svc, node: node,
+		http: &http.Server{Handler: svc.Handler(), ReadHeaderTimeout: readHeaderTimeout, IdleTimeout: idleTimeout, ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}}
+	go func() { _ = r.http.Serve(ln) }()
+	if r.client, err = registry.NewClient(r.url); err != nil {
+		r.close()
+		return nil, err
+	}
+	return r, nil
+}
+
+// close stops the registry: waiting calls answered, streams ended, store
+// closed.
+func (r *embeddedRegistry) close() {
+	r.svc.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
+	defer cancel()
+	if err := r.http.Shutdown(ctx); err != nil {
+		_ = r.http.Close()
+	}
+	_ = r.node.Close()
+}

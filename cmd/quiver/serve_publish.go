@@ -1,0 +1,158 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/quiver-go/quiver/internal/boundedinput"
+	"github.com/quiver-go/quiver/internal/catalogs"
+	"github.com/quiver-go/quiver/internal/workspacedemo"
+	"github.com/quiver-go/quiver/registry"
+	gen "github.com/quiver-go/quiver/registry/gen/registry"
+	"github.com/quiver-go/quiver/tools"
+	"github.com/quiver-go/quiver/tools/contract"
+)
+
+// publication is the workspace toolset's provider, running in this
+// process.
+type publication struct {
+	toolset string
+	tools   int
+	cancel  context.CancelFunc
+	done    chan error
+}
+
+// stop drains the provider and waits for it.
+func (p *publication) stop() {
+	p.cancel()
+	<-p.done
+}
+
+// publishWorkspace publishes the records example's workspace toolset — its
+// generated declaration, executed by the in-memory demo workspace — and
+// waits until the registry routes calls to it.
+func publishWorkspace(ctx context.Context, c *registry.Client, log *slog.Logger) (*publication, error) {
+	decl, err := catalogs.WorkspaceToolset()
+	if err != nil {
+		return nil, err
+	}
+	decl.Version = "1.0.0"
+	fp, err := contract.Fingerprint(decl)
+	if err != nil {
+		return nil, err
+	}
+	// The revision follows the contract, so a restart with the same
+	// declaration serves the same registration.
+	revision := "records-" + strings.TrimPrefix(fp, "sha256:")[:12]
+	pctx, cancel := context.WithCancel(context.Background())
+	p := &publication{toolset: decl.Name, tools: len(decl.Tools), cancel: cancel, done: make(chan error, 1)}
+	go func() {
+		p.done <- registry.Serve(pctx, c, registry.Registration{Toolset: decl, Revision: revision, Provider: "quiver serve", Logger: log}, workspacedemo.New())
+	}()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		res, err := c.ListToolsets(ctx, &gen.ListToolsetsPayload{})
+		if err == nil {
+			for _, ts := range res.Toolsets {
+				if ts.Name == decl.Name && ts.Revision == revision && ts.Providers > 0 {
+					return p, nil
+				}
+			}
+		}
+		select {
+		case err := <-p.done:
+			cancel()
+			return nil, fmt.Errorf("publish toolset %s: %w", decl.Name, err)
+		case <-ctx.Done():
+			p.stop()
+			return nil, ctx.Err()
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	p.stop()
+	return nil, fmt.Errorf("publish toolset %s: the registry did not list its provider within 10s", decl.Name)
+}
+
+// clientKeys is the --keys file of quiver serve.
+type clientKeys struct {
+	Clients []struct {
+		Name string         `json:"name"`
+		Key  string         `json:"key"`
+		Tier tools.Exposure `json:"tier"`
+	} `json:"clients"`
+}
+
+// maxKeysFile bounds the --keys file.
+const maxKeysFile = 1 << 20
+
+// readClientKeys reads --keys: bearer credentials and their tiers. An
+// empty path means none.
+func readClientKeys(path string) (map[string]tools.Exposure, error) {
+	if path == "" {
+		return nil, nil
+	}
+	r, err := boundedinput.Open(path, maxKeysFile)
+	if err != nil {
+		return nil, fmt.Errorf("--keys: %w", err)
+	}
+	defer r.Close()
+	var f clientKeys
+	dec := json.NewDecoder(r)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&f); err != nil {
+		return nil, fmt.Errorf(`--keys %s: %w (want {"clients": [{"name": "ide", "key": "<secret>", "tier": "read_only"}]})`, path, err)
+	}
+	out := map[string]tools.Exposure{}
+	var errs []error
+	for i, c := range f.Clients {
+		switch {
+		case c.Key == "" || strings.ContainsAny(c.Key, " \t\r\n"):
+			errs = append(errs, fmt.Errorf("client %d (%q): the key is empty or has spaces", i, c.Name))
+		case c.Tier != tools.ExposureReadOnly && c.Tier != tools.ExposureStaging && c.Tier != tools.ExposureFull:
+			errs = append(errs, fmt.Errorf("client %d (%q): tier %q is not read_only, staging or full", i, c.Name, c.Tier))
+		case out[c.Key] != "":
+			errs = append(errs, fmt.Errorf("client %d (%q): its key is another client's", i, c.Name))
+		default:
+			out[c.Key] = c.Tier
+		}
+	}
+	if len(out) == 0 && len(errs) == 0 {
+		errs = append(errs, errors.New("it lists no client"))
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, fmt.Errorf("--keys %s: %w", path, err)
+	}
+	return out, nil
+}
+
+// printServeBanner says where everything is and how to connect.
+func printServeBanner(w io.Writer, mcpURL, registryURL, dir string, p *publication, opts quickServeOptions, creds map[string]tools.Exposure) {
+	if mcpURL != "" {
+		fmt.Fprintf(w, "mcp       %s\n", mcpURL)
+	} else {
+		fmt.Fprintf(w, "mcp       stdio (this process's standard input and output)\n")
+	}
+	fmt.Fprintf(w, "registry  %s\n", registryURL)
+	fmt.Fprintf(w, "openapi   %s/openapi.json\n", registryURL)
+	fmt.Fprintf(w, "data      %s\n", dir)
+	fmt.Fprintf(w, "toolset   %s (%d tools, the records example), published by a provider in this process\n", p.toolset, p.tools)
+	switch {
+	case len(creds) > 0:
+		fmt.Fprintf(w, "clients   %d credentials from %s (Authorization: Bearer <key>)\n", len(creds), opts.keys)
+	default:
+		fmt.Fprintf(w, "clients   anyone on this machine, full tier (no --keys)\n")
+	}
+	if mcpURL != "" {
+		fmt.Fprintf(w, "\nConnect:\n")
+		fmt.Fprintf(w, "  MCP Inspector   npx @modelcontextprotocol/inspector --cli %s --transport http --method tools/list\n", mcpURL)
+		fmt.Fprintf(w, "  Claude Desktop  add to claude_desktop_config.json: {\"mcpServers\": {\"quiver\": {\"command\": \"quiver\", \"args\": [\"serve\", \"--stdio\"]}}}\n")
+		fmt.Fprintf(w, "  docs            docs/mcp.md\n")
+		fmt.Fprintf(w, "Serving until Ctrl-C (SIGINT) or SIGTERM.\n")
+	}
+}
