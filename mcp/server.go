@@ -64,6 +64,15 @@ type Config struct {
 	MaxRequestBytes int64
 	// SessionTimeout closes HTTP sessions idle that long (0: never).
 	SessionTimeout time.Duration
+	// Resources are the documents clients may read; Prompts the static
+	// prompts they may get (a design's Resource methods and StaticPrompts:
+	// the generated MCP package of the service returns both).
+	Resources []Resource
+	Prompts   []Prompt
+	// ProtocolVersion, when set, is the only MCP protocol revision the
+	// server accepts (a design's ProtocolVersion); otherwise every one the
+	// SDK supports.
+	ProtocolVersion string
 	// Logger receives the server's warnings (tools left out, catalog
 	// errors); discarded when nil.
 	Logger *slog.Logger
@@ -115,6 +124,9 @@ func New(cfg Config) (*Server, error) {
 			errs = append(errs, fmt.Errorf("credential tier: %w", err))
 		}
 		s.creds = append(s.creds, credential{digest: sha256.Sum256([]byte(token)), tier: tier})
+	}
+	if err := checkExtras(cfg.Resources, cfg.Prompts); err != nil {
+		errs = append(errs, err)
 	}
 	engine, err := discovery.New()
 	if err != nil {

@@ -31,7 +31,7 @@ type session struct {
 // newSession starts a session of a client of tier.
 func (s *Server) newSession(tier tools.Exposure) *session {
 	ss := &session{s: s, tier: tier, listed: map[string]*sdk.Tool{}}
-	ss.server = sdk.NewServer(&sdk.Implementation{Name: s.cfg.Name, Version: s.cfg.Version}, &sdk.ServerOptions{
+	opts := &sdk.ServerOptions{
 		Logger:   s.log,
 		HasTools: true,
 		InitializedHandler: func(context.Context, *sdk.InitializedRequest) {
@@ -39,7 +39,12 @@ func (s *Server) newSession(tier tools.Exposure) *session {
 			ss.connected = true
 			ss.mu.Unlock()
 		},
-	})
+	}
+	if v := s.cfg.ProtocolVersion; v != "" {
+		opts.SupportedProtocolVersions = []string{v}
+	}
+	ss.server = sdk.NewServer(&sdk.Implementation{Name: s.cfg.Name, Version: s.cfg.Version}, opts)
+	s.addExtras(ss.server)
 	ss.server.AddReceivingMiddleware(ss.unlisted)
 	s.mu.Lock()
 	for other := range s.sessions {
