@@ -89,9 +89,14 @@
 // Name, URL and APIVersion, the Credential scheme its Security names, and
 // NewClient, a registry.Client sending that credential.
 //
+// A service declaring MCP(...) gives a package gen/<service>/mcpserver:
+// the server's Name, Version and ProtocolVersion, Prompts() (its static
+// prompts) and Resources(svc) (its Resource methods, read through the
+// service's implementation), for mcp.Config.
+//
 // MCP-backed toolsets (FromMCP, FromExternalMCP), agents using them,
-// their publications, MCP servers and completions generate nothing yet;
-// the design's warnings (expr.RootExpr.Warnings, and one per skipped
+// their publications, tools on MCP services' methods and completions
+// generate nothing yet; the design's warnings (expr.RootExpr.Warnings, and one per skipped
 // agent) say so and Generate prints them to standard error.
 //
 // # Invariants

@@ -85,6 +85,11 @@ func Generate(genpkg string, roots []eval.Root, files []*goacodegen.File) ([]*go
 		return nil, err
 	}
 	files = append(files, registries...)
+	servers, err := mcpFiles(genpkg, roots, root, pkgs.dirs)
+	if err != nil {
+		return nil, err
+	}
+	files = append(files, servers...)
 	agents, err := buildAgents(root, pkgs)
 	if err != nil {
 		return nil, err

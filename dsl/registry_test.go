@@ -339,7 +339,7 @@ func TestPendingCodegenDesignEvaluates(t *testing.T) {
 		})
 	})
 	wantWarnings(t, root,
-		`code generation for MCP servers is not implemented yet; nothing is generated for MCP server "assistant-mcp" of service "assistant"`,
+		`code generation of MCP tools on methods is not implemented yet; MCP server "assistant-mcp" of service "assistant" gets its name, prompts and resources only`,
 		`code generation for MCP toolsets is not implemented yet; nothing is generated for toolset "assistant-mcp" (FromMCP("assistant", "assistant-mcp"))`,
 		`code generation for MCP toolsets is not implemented yet; nothing is generated to publish toolset "assistant-mcp" (FromMCP("assistant", "assistant-mcp")) to registry "corp-registry"`,
 		`code generation for completions is not implemented yet; nothing is generated for completion "draft_from_transcript" of service "tasks"`)

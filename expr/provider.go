@@ -212,8 +212,8 @@ func (p *pendingCodegen) Finalize() {
 	r := p.root
 	r.Warnings = nil
 	for _, m := range r.MCPServers {
-		if m.Declared {
-			r.AddWarning("code generation for MCP servers is not implemented yet; nothing is generated for MCP server %q of service %q", m.Name, m.Service.Name)
+		if m.Declared && len(m.Tools) > 0 {
+			r.AddWarning("code generation of MCP tools on methods is not implemented yet; MCP server %q of service %q gets its name, prompts and resources only", m.Name, m.Service.Name)
 		}
 	}
 	for _, ts := range r.Toolsets {

@@ -326,12 +326,19 @@ type tierKey struct{}
 // until ctx ends or the client closes in. The client gets the anonymous
 // tier.
 func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) error {
+	return s.ServeTransport(ctx, &sdk.IOTransport{Reader: io.NopCloser(in), Writer: nopWriteCloser{out}})
+}
+
+// ServeTransport serves one client over an SDK transport (stdio, an
+// in-memory pair in tests) until ctx ends or the client leaves. The client
+// gets the anonymous tier.
+func (s *Server) ServeTransport(ctx context.Context, t sdk.Transport) error {
 	if s.cfg.Anonymous == "" {
-		return errors.New("mcp: a stdio client has no credential: set Config.Anonymous to the tier it gets")
+		return errors.New("mcp: a client without a credential needs a tier: set Config.Anonymous")
 	}
 	ss := s.newSession(s.cfg.Anonymous)
 	defer ss.close()
-	err := ss.server.Run(ctx, &sdk.IOTransport{Reader: io.NopCloser(in), Writer: nopWriteCloser{out}})
+	err := ss.server.Run(ctx, t)
 	if errors.Is(err, io.EOF) || ctx.Err() != nil {
 		return nil
 	}

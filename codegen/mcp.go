@@ -1,0 +1,136 @@
+package codegen
+
+import (
+	"fmt"
+	"path"
+
+	goacodegen "goa.design/goa/v3/codegen"
+	"goa.design/goa/v3/codegen/service"
+	"goa.design/goa/v3/eval"
+	goaexpr "goa.design/goa/v3/expr"
+
+	"github.com/quiver-go/quiver/expr"
+)
+
+// mcpServerData is what the MCP package of a service renders: the
+// server's identity, its static prompts and the resources its methods
+// read.
+type mcpServerData struct {
+	Expr *expr.MCPExpr
+	// ServicePkg and ServiceImport name Goa's package of the service
+	// (gen/<service>): Resources takes its Service interface.
+	ServicePkg, ServiceImport string
+	Resources                 []*mcpResourceData
+}
+
+// mcpResourceData is one resource: the method reading it and whether its
+// content is bytes (Bytes result) or text (String result).
+type mcpResourceData struct {
+	Expr   *expr.MCPResourceExpr
+	Method string
+	Binary bool
+}
+
+// mcpFiles returns, for each service declaring MCP(...), the package
+// gen/<service>/mcpserver: the server's name and version, Prompts() and
+// Resources(svc). Tools on methods are not generated yet (the design's
+// warnings say so); Goa's JSON-RPC transport for the service is Goa's and is not
+// mounted by the mcp package.
+func mcpFiles(genpkg string, roots []eval.Root, root *expr.RootExpr, dirs map[string]string) ([]*goacodegen.File, error) {
+	var goaRoot *goaexpr.RootExpr
+	for _, r := range roots {
+		if r, ok := r.(*goaexpr.RootExpr); ok {
+			goaRoot = r
+		}
+	}
+	var files []*goacodegen.File
+	for _, m := range root.MCPServers {
+		if !m.Declared {
+			continue
+		}
+		if goaRoot == nil {
+			return nil, fmt.Errorf("quiver codegen: MCP server %q has no Goa root", m.Name)
+		}
+		sd := service.NewServicesData(goaRoot).Get(m.Service.Name)
+		if sd == nil {
+			return nil, fmt.Errorf("quiver codegen: MCP server %q: Goa has no data for service %q", m.Name, m.Service.Name)
+		}
+		data := &mcpServerData{Expr: m, ServicePkg: sd.PkgName, ServiceImport: path.Join(genpkg, sd.PathName)}
+		for _, r := range m.Resources {
+			md := sd.Method(r.Method.Name)
+			if md == nil {
+				return nil, fmt.Errorf("quiver codegen: resource %q: Goa has no data for method %q", r.Name, r.Method.Name)
+			}
+			if r.Method.Payload != nil && r.Method.Payload.Type != goaexpr.Empty {
+				return nil, fmt.Errorf("quiver codegen: resource %q: method %q takes a payload; a resource is read without one: drop the payload", r.Name, r.Method.Name)
+			}
+			rd := &mcpResourceData{Expr: r, Method: md.VarName}
+			switch r.Method.Result.Type {
+			case goaexpr.String:
+			case goaexpr.Bytes:
+				rd.Binary = true
+			default:
+				return nil, fmt.Errorf("quiver codegen: resource %q: method %q returns %s; a resource method returns String (text) or Bytes", r.Name, r.Method.Name, r.Method.Result.Type.Name())
+			}
+			data.Resources = append(data.Resources, rd)
+		}
+		dir := path.Join(goacodegen.Gendir, sd.PathName, "mcpserver")
+		where := fmt.Sprintf("MCP server %q", m.Name)
+		if other, ok := dirs[dir]; ok {
+			return nil, fmt.Errorf("quiver codegen: %s and %s both generate package %q: rename one", other, where, dir)
+		}
+		dirs[dir] = where
+		imports := []*goacodegen.ImportSpec{{Name: "qmcp", Path: "github.com/quiver-go/quiver/mcp"}}
+		if len(data.Resources) > 0 {
+			imports = append(imports, &goacodegen.ImportSpec{Path: "context"}, &goacodegen.ImportSpec{Name: data.ServicePkg, Path: data.ServiceImport})
+		}
+		files = append(files, &goacodegen.File{
+			Path: path.Join(dir, "mcp.go"),
+			SectionTemplates: []*goacodegen.SectionTemplate{
+				goacodegen.Header(fmt.Sprintf("MCP server %q of service %q", m.Name, m.Service.Name), "mcpserver", imports),
+				{Name: "quiver-mcp-server", Source: mcpServerT, Data: data, FuncMap: funcs},
+			},
+		})
+	}
+	return files, nil
+}
+
+// mcpServerT renders a service's MCP package.
+const mcpServerT = `// Name and Version identify the MCP server (mcp.Config.Name, Version);
+// ProtocolVersion is the protocol revision it pins, "" for none.
+const (
+	Name            = {{ printf "%q" .Expr.Name }}
+	Version         = {{ printf "%q" .Expr.Version }}
+	ProtocolVersion = {{ printf "%q" .Expr.ProtocolVersion }}
+)
+
+// Prompts returns the server's static prompts (mcp.Config.Prompts), fresh.
+func Prompts() []qmcp.Prompt {
+	return []qmcp.Prompt{
+{{- range .Expr.Prompts }}
+		{Name: {{ printf "%q" .Name }}, Description: {{ printf "%q" .Description }}, Messages: []qmcp.PromptMessage{
+{{- range .Messages }}
+			{Role: {{ printf "%q" .Role }}, Text: {{ printf "%q" .Content }}},
+{{- end }}
+		}},
+{{- end }}
+	}
+}
+{{ if .Resources }}
+// Resources returns the server's resources (mcp.Config.Resources), each
+// read by calling its method on svc.
+func Resources(svc {{ .ServicePkg }}.Service) []qmcp.Resource {
+	return []qmcp.Resource{
+{{- range .Resources }}
+		{URI: {{ printf "%q" .Expr.URI }}, Name: {{ printf "%q" .Expr.Name }}, MIMEType: {{ printf "%q" .Expr.MimeType }}, Read: func(ctx context.Context) (qmcp.ResourceContent, error) {
+			res, err := svc.{{ .Method }}(ctx)
+			if err != nil {
+				return qmcp.ResourceContent{}, err
+			}
+			return qmcp.ResourceContent{ {{- if .Binary }}Blob{{ else }}Text{{ end }}: res}, nil
+		}},
+{{- end }}
+	}
+}
+{{- end }}
+`

@@ -1,0 +1,118 @@
+package codegen_test
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	goacodegen "goa.design/goa/v3/codegen"
+	"goa.design/goa/v3/codegen/generator"
+	. "goa.design/goa/v3/dsl"
+	"goa.design/goa/v3/eval"
+	goaexpr "goa.design/goa/v3/expr"
+
+	"github.com/quiver-go/quiver/codegen"
+	. "github.com/quiver-go/quiver/dsl"
+	"github.com/quiver-go/quiver/dsl/dsltest"
+)
+
+// mcpDesign is seed 003's MCP server example: a service declaring MCP,
+// a static prompt, a method exposed as a tool and two read as resources
+// (text and bytes).
+func mcpDesign() {
+	Service("assistant", func() {
+		MCP("assistant-mcp", "1.0.0", ProtocolVersion("2025-06-18"))
+		StaticPrompt("greeting", "Friendly greeting", "system", "You are a helpful assistant", "user", "Hello!")
+		Method("search", func() {
+			Payload(func() {
+				Attribute("query", String, "Search query")
+				Required("query")
+			})
+			Result(func() {
+				Attribute("results", ArrayOf(String), "Search results")
+				Required("results")
+			})
+			Tool("search", "Search documents by query")
+		})
+		Method("get_readme", func() {
+			Result(String)
+			Resource("readme", "file:///README.md", "text/markdown")
+		})
+		Method("get_logo", func() {
+			Result(Bytes)
+			Resource("logo", "file:///logo.png", "image/png")
+		})
+	})
+}
+
+func TestGoldenMCPServer(t *testing.T) {
+	_, files := generateWithServices(t, mcpDesign)
+	dir := t.TempDir()
+	paths := render(t, dir, files)
+	const server = "gen/assistant/mcpserver/mcp.go"
+	if !slices.Contains(paths, server) {
+		t.Fatalf("generated %v, want %s", paths, server)
+	}
+	compareGolden(t, dir, []string{server}, func(string) string {
+		return filepath.Join("testdata", "mcp", "mcp.go.golden")
+	})
+}
+
+func TestMCPServerPackageServes(t *testing.T) {
+	svc, ours := generateWithServices(t, mcpDesign)
+	main, err := os.ReadFile(filepath.Join("testdata", "mcpcheck", "main.go.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out := buildAndRun(t, append(svc, ours...), string(main)); !strings.HasPrefix(out, "ok") {
+		t.Errorf("check program printed %q", out)
+	}
+}
+
+func TestMCPResourceMethodShapesAreChecked(t *testing.T) {
+	for name, design := range map[string]func(){
+		"payload": func() {
+			Service("docs", func() {
+				MCP("docs", "1")
+				Method("read", func() {
+					Payload(String)
+					Result(String)
+					Resource("doc", "file:///doc.md", "text/markdown")
+				})
+			})
+		},
+		"object result": func() {
+			Service("docs", func() {
+				MCP("docs", "1")
+				Method("read", func() {
+					Result(func() { Attribute("text", String) })
+					Resource("doc", "file:///doc.md", "text/markdown")
+				})
+			})
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, err := generateErr(t, design)
+			if err == nil || !strings.Contains(err.Error(), `resource "doc"`) {
+				t.Fatalf("Generate = %v", err)
+			}
+		})
+	}
+}
+
+// generateErr evaluates design and runs Goa's service generator then the
+// plugin, returning the plugin's error.
+func generateErr(t *testing.T, design func()) ([]*goacodegen.File, error) {
+	t.Helper()
+	root, err := dsltest.Run(design)
+	if err != nil {
+		t.Fatalf("evaluate design: %v", err)
+	}
+	roots := []eval.Root{goaexpr.Root, root}
+	if _, err := generator.Service("example.com/app/gen", roots); err != nil {
+		t.Fatalf("goa service generation: %v", err)
+	}
+	return codegen.Generate("example.com/app/gen", roots, nil)
+}
