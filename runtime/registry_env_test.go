@@ -27,6 +27,8 @@ type regEnv struct {
 	reads   atomic.Int64
 	calls   atomic.Int64
 	counter *registrytest.Counter
+	// stops are the running providers' stops, by toolset.
+	stops map[string]func() error
 }
 
 func newRegEnv(t *testing.T) *regEnv {
@@ -72,12 +74,22 @@ func (e *regEnv) serve(decl contract.ToolsetDeclaration, revision string) (stop 
 	e.t.Helper()
 	stop = registrytest.Serve(e.t, e.reg.Client(e.t, ""), registry.Registration{Toolset: decl, Revision: revision}, e.counter)
 	registrytest.WaitProviders(e.t, e.admin, decl.Name, 1)
+	if e.stops == nil {
+		e.stops = map[string]func() error{}
+	}
+	e.stops[decl.Name] = stop
 	return stop
 }
 
-// unregister removes a toolset from the catalog.
+// unregister removes a toolset from the catalog, stopping its provider
+// first: a provider still serving registers again when its lease goes.
 func (e *regEnv) unregister(name string) {
 	e.t.Helper()
+	if stop := e.stops[name]; stop != nil {
+		if err := stop(); err != nil {
+			e.t.Errorf("provider of %s: %v", name, err)
+		}
+	}
 	if err := e.admin.Unregister(context.Background(), &gen.UnregisterPayload{Name: name}); err != nil {
 		e.t.Fatal(err)
 	}
