@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"slices"
 	"sync"
+	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -20,6 +21,11 @@ type session struct {
 	tier   tools.Exposure
 	server *sdk.Server
 
+	// refreshing serializes refreshes: each computes the listing from the
+	// catalog it read and applies it whole.
+	refreshing sync.Mutex
+	created    time.Time
+
 	mu         sync.Mutex
 	discovered []tools.Ident
 	searches   int
@@ -30,7 +36,7 @@ type session struct {
 
 // newSession starts a session of a client of tier.
 func (s *Server) newSession(tier tools.Exposure) *session {
-	ss := &session{s: s, tier: tier, listed: map[string]*sdk.Tool{}}
+	ss := &session{s: s, tier: tier, listed: map[string]*sdk.Tool{}, created: time.Now()}
 	opts := &sdk.ServerOptions{
 		Logger:   s.log,
 		HasTools: true,
@@ -58,12 +64,17 @@ func (s *Server) newSession(tier tools.Exposure) *session {
 	return ss
 }
 
-// gone reports whether the session's client has left.
+// abandonAfter is how long a session whose client never finished
+// initializing is kept.
+const abandonAfter = time.Minute
+
+// gone reports whether the session's client has left, or never finished
+// connecting.
 func (ss *session) gone() bool {
 	ss.mu.Lock()
 	connected := ss.connected
 	ss.mu.Unlock()
-	if !connected {
+	if !connected && time.Since(ss.created) < abandonAfter {
 		return false
 	}
 	for range ss.server.Sessions() {
@@ -124,6 +135,8 @@ func (s *Server) gated(spec tools.ToolSpec) bool {
 // refresh makes the session's listing what it may call now; the SDK tells
 // the client (notifications/tools/list_changed) when it changed.
 func (ss *session) refresh() {
+	ss.refreshing.Lock()
+	defer ss.refreshing.Unlock()
 	ss.mu.Lock()
 	if ss.closed {
 		ss.mu.Unlock()

@@ -25,6 +25,10 @@ import (
 // defaultServeAddr is where quiver serve listens for MCP clients.
 const defaultServeAddr = "127.0.0.1:7400"
 
+// serveSessionTimeout closes the MCP sessions of quiver serve idle that
+// long: a client that left without closing its session frees it then.
+const serveSessionTimeout = 30 * time.Minute
+
 // quickServeOptions are the flags of quiver serve.
 type quickServeOptions struct {
 	addr      string
@@ -122,7 +126,8 @@ func runQuickServe(ctx context.Context, stdin io.Reader, stdout, stderr io.Write
 	}
 	defer pub.stop()
 
-	cfg := mcp.Config{Name: "quiver", Version: version(), Source: mcp.Registry(reg.client), Credentials: creds, ExposeAll: opts.exposeAll, Logger: log}
+	cfg := mcp.Config{Name: "quiver", Version: version(), Source: mcp.Registry(reg.client), Credentials: creds, ExposeAll: opts.exposeAll, Logger: log,
+		SessionTimeout: serveSessionTimeout}
 	if len(creds) == 0 {
 		cfg.Anonymous = tools.ExposureFull
 	}
