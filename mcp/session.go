@@ -38,8 +38,9 @@ type session struct {
 func (s *Server) newSession(tier tools.Exposure) *session {
 	ss := &session{s: s, tier: tier, listed: map[string]*sdk.Tool{}, created: time.Now()}
 	opts := &sdk.ServerOptions{
-		Logger:   s.log,
-		HasTools: true,
+		Logger: s.log,
+		// Tools, with list_changed, even before any is listed.
+		Capabilities: &sdk.ServerCapabilities{Logging: &sdk.LoggingCapabilities{}, Tools: &sdk.ToolCapabilities{ListChanged: true}},
 		InitializedHandler: func(context.Context, *sdk.InitializedRequest) {
 			ss.mu.Lock()
 			ss.connected = true

@@ -3,7 +3,6 @@ package runtime
 import (
 	"errors"
 	"fmt"
-	"slices"
 
 	"github.com/quiver-go/quiver/registry"
 )
@@ -100,9 +99,4 @@ func checkRegistryUses(uses []RegistryUse) []error {
 		}
 	}
 	return errs
-}
-
-// registryUsesDefer reports whether any use loads its tools by search.
-func registryUsesDefer(uses []RegistryUse) bool {
-	return slices.ContainsFunc(uses, func(u RegistryUse) bool { return u.DeferAll })
 }
