@@ -1,0 +1,69 @@
+package mcp_test
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/quiver-go/quiver/mcp"
+	"github.com/quiver-go/quiver/planner"
+	"github.com/quiver-go/quiver/runtime"
+	"github.com/quiver-go/quiver/tools"
+	"github.com/quiver-go/quiver/tools/contract"
+)
+
+// TestBoundedResultCarriesItsBoundsAndServerDataStays serves a bounded
+// listing whose executor also returns server data: the client reads the
+// page with its bounds, and nothing of the server data.
+func TestBoundedResultCarriesItsBoundsAndServerDataStays(t *testing.T) {
+	specs, err := contract.CompileToolset(contract.ToolsetDeclaration{Name: "logs", Tools: []contract.ToolDeclaration{{
+		Name: "tail", Title: "Tail", Description: "The last log lines.", Exposure: tools.ExposureReadOnly,
+		InputSchema:  json.RawMessage(`{"type":"object","properties":{}}`),
+		OutputSchema: json.RawMessage(`{"type":"object","properties":{"lines":{"type":"array","items":{"type":"string"}}},"required":["lines"]}`),
+		Bounds:       &tools.BoundsSpec{},
+		ServerData:   []contract.ServerDataDeclaration{{Kind: "logs.raw", Audience: tools.AudienceEvidence}},
+	}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	total := 240
+	exec := runtime.ToolExecutorFunc(func(context.Context, *runtime.ToolCall) (*planner.ToolResult, error) {
+		return &planner.ToolResult{
+			Result:     json.RawMessage(`{"lines":["a","b"]}`),
+			Bounds:     &planner.Bounds{Returned: 2, Total: &total, Truncated: true, RefinementHint: "ask for a time range"},
+			ServerData: []planner.ServerData{{Kind: "logs.raw", Audience: tools.AudienceEvidence, Data: json.RawMessage(`{"secret":"raw-line-with-token"}`)}},
+		}, nil
+	})
+	src, err := mcp.Toolsets([]runtime.ToolsetRegistration{{Name: "logs", Specs: specs, Executor: exec}}, func(tools.Ident) bool { return false })
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := mcp.New(mcp.Config{Source: src, Anonymous: tools.ExposureReadOnly})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = s.Close() })
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := s.Ready(ctx); err != nil {
+		t.Fatal(err)
+	}
+	e := &env{t: t, server: s, http: newHTTP(t, s)}
+	text, isErr, res := e.mustConnect("").call(t, "tail", map[string]any{})
+	if isErr {
+		t.Fatalf("tail = %s", text)
+	}
+	var got map[string]any
+	raw, _ := json.Marshal(res.StructuredContent)
+	if err := json.Unmarshal(raw, &got); err != nil {
+		t.Fatal(err)
+	}
+	if got["returned"] != float64(2) || got["truncated"] != true || got["total"] != float64(240) || got["refinement_hint"] != "ask for a time range" {
+		t.Fatalf("structuredContent = %s, want the page with its bounds", raw)
+	}
+	if strings.Contains(text+string(raw), "raw-line-with-token") {
+		t.Fatal("server data reached the client")
+	}
+}
