@@ -18,6 +18,7 @@ import (
 
 	"github.com/quiver-go/quiver/catalog"
 	"github.com/quiver-go/quiver/discovery"
+	"github.com/quiver-go/quiver/model"
 	"github.com/quiver-go/quiver/tools"
 )
 
@@ -100,6 +101,8 @@ type Server struct {
 type served struct {
 	tools   map[tools.Ident]Tool
 	catalog *catalog.Catalog
+	// defs are the catalog's definitions, rendered once per version.
+	defs []model.ToolDefinition
 }
 
 // New checks cfg and starts following its source's catalog.
@@ -266,6 +269,7 @@ func (s *Server) build(list []Tool) (*served, error) {
 		return nil, fmt.Errorf("mcp: a tool is called %q on the wire, the search tool's name: rename it", SearchToolName)
 	}
 	cur.catalog = cat
+	cur.defs = cat.AdvertisedToolDefinitions()
 	return cur, nil
 }
 
@@ -304,7 +308,20 @@ func after(ctx context.Context, d time.Duration) <-chan struct{} {
 // behind the credential check (401 without a valid one) and the body
 // limit.
 func (s *Server) Handler() http.Handler {
+	// The SDK asks for a server on every request: first to read the
+	// protocol versions it accepts, then, for a request starting a session,
+	// for the session's own server. Only that second ask creates a session;
+	// the first, and every request of an existing session, get a server
+	// with the same options and nothing else.
+	versions := sdk.NewServer(&sdk.Implementation{Name: s.cfg.Name, Version: s.cfg.Version}, s.serverOptions(nil))
 	h := sdk.NewStreamableHTTPHandler(func(r *http.Request) *sdk.Server {
+		asks, _ := r.Context().Value(asksKey{}).(*int)
+		if r.Header.Get("Mcp-Session-Id") != "" || asks == nil || *asks == 0 {
+			if asks != nil {
+				*asks++
+			}
+			return versions
+		}
 		tier, _ := r.Context().Value(tierKey{}).(tools.Exposure)
 		return s.newSession(tier).server
 	}, &sdk.StreamableHTTPOptions{Logger: s.log, SessionTimeout: s.cfg.SessionTimeout})
@@ -316,11 +333,15 @@ func (s *Server) Handler() http.Handler {
 			return
 		}
 		r.Body = http.MaxBytesReader(w, r.Body, s.cfg.MaxRequestBytes)
-		h.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), tierKey{}, tier)))
+		ctx := context.WithValue(context.WithValue(r.Context(), tierKey{}, tier), asksKey{}, new(int))
+		h.ServeHTTP(w, r.WithContext(ctx))
 	})
 }
 
 type tierKey struct{}
+
+// asksKey counts the SDK's asks for a server during one request.
+type asksKey struct{}
 
 // ServeStdio serves one client over in and out (its standard streams)
 // until ctx ends or the client closes in. The client gets the anonymous
@@ -348,3 +369,11 @@ func (s *Server) ServeTransport(ctx context.Context, t sdk.Transport) error {
 type nopWriteCloser struct{ io.Writer }
 
 func (nopWriteCloser) Close() error { return nil }
+
+// Sessions returns how many client sessions the server holds: connected
+// ones, and for up to a minute those that never finished their handshake.
+func (s *Server) Sessions() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.sessions)
+}

@@ -37,20 +37,11 @@ type session struct {
 // newSession starts a session of a client of tier.
 func (s *Server) newSession(tier tools.Exposure) *session {
 	ss := &session{s: s, tier: tier, listed: map[string]*sdk.Tool{}, created: time.Now()}
-	opts := &sdk.ServerOptions{
-		Logger: s.log,
-		// Tools, with list_changed, even before any is listed.
-		Capabilities: &sdk.ServerCapabilities{Logging: &sdk.LoggingCapabilities{}, Tools: &sdk.ToolCapabilities{ListChanged: true}},
-		InitializedHandler: func(context.Context, *sdk.InitializedRequest) {
-			ss.mu.Lock()
-			ss.connected = true
-			ss.mu.Unlock()
-		},
-	}
-	if v := s.cfg.ProtocolVersion; v != "" {
-		opts.SupportedProtocolVersions = []string{v}
-	}
-	ss.server = sdk.NewServer(&sdk.Implementation{Name: s.cfg.Name, Version: s.cfg.Version}, opts)
+	ss.server = sdk.NewServer(&sdk.Implementation{Name: s.cfg.Name, Version: s.cfg.Version}, s.serverOptions(func() {
+		ss.mu.Lock()
+		ss.connected = true
+		ss.mu.Unlock()
+	}))
 	s.addExtras(ss.server)
 	ss.server.AddReceivingMiddleware(ss.unlisted)
 	s.mu.Lock()
@@ -68,6 +59,23 @@ func (s *Server) newSession(tier tools.Exposure) *session {
 // abandonAfter is how long a session whose client never finished
 // initializing is kept.
 const abandonAfter = time.Minute
+
+// serverOptions are the options of every SDK server s makes; initialized,
+// when set, hears that the client finished its handshake.
+func (s *Server) serverOptions(initialized func()) *sdk.ServerOptions {
+	opts := &sdk.ServerOptions{
+		Logger: s.log,
+		// Tools, with list_changed, even before any is listed.
+		Capabilities: &sdk.ServerCapabilities{Logging: &sdk.LoggingCapabilities{}, Tools: &sdk.ToolCapabilities{ListChanged: true}},
+	}
+	if initialized != nil {
+		opts.InitializedHandler = func(context.Context, *sdk.InitializedRequest) { initialized() }
+	}
+	if v := s.cfg.ProtocolVersion; v != "" {
+		opts.SupportedProtocolVersions = []string{v}
+	}
+	return opts
+}
 
 // gone reports whether the session's client has left, or never finished
 // connecting.
@@ -117,7 +125,7 @@ func (ss *session) visible(cur *served) (defs []model.ToolDefinition, searchable
 // without the confirmation-gated tools the operator did not approve.
 func (ss *session) inScope(cur *served) []model.ToolDefinition {
 	var out []model.ToolDefinition
-	for _, d := range cur.catalog.AdvertisedToolDefinitions() {
+	for _, d := range cur.defs {
 		t := cur.tools[d.Ident]
 		if !ss.s.cfg.allows(ss.tier, t.Spec) || ss.s.gated(t.Spec) {
 			continue

@@ -133,3 +133,19 @@ func TestBadInputOnTheEndpoint(t *testing.T) {
 		t.Fatal("the other session lost its tools")
 	}
 }
+
+func TestRequestsOfASessionCreateNoSession(t *testing.T) {
+	e := newEnv(t, nil)
+	c := e.mustConnect("ro-key")
+	after := e.server.Sessions()
+	for range 50 {
+		c.names(t)
+	}
+	c.call(t, "find", map[string]string{"name": "ada"})
+	if got := e.server.Sessions(); got != after {
+		t.Fatalf("sessions went from %d to %d over one client's requests: only a new session may create one", after, got)
+	}
+	if after > 2 {
+		t.Fatalf("one client's connection made %d sessions", after)
+	}
+}
