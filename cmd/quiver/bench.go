@@ -29,6 +29,7 @@ func newBenchCommand() *cobra.Command {
 		RunE:  helpWhenBare,
 	}
 	cmd.AddCommand(newBenchRegistryCommand())
+	cmd.AddCommand(newBenchMCPCommand())
 	return cmd
 }
 

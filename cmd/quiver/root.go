@@ -34,10 +34,12 @@ func newRootCommand() *cobra.Command {
 	root := &cobra.Command{
 		Use:   "quiver",
 		Short: "Quiver: tool search and tool surfaces for LLM agents",
-		Long: `Quiver is a toolkit for LLM agents that reach many tools. This command ranks
+		Long: `Quiver is a toolkit for LLM agents that reach many tools. This command serves
+the example toolsets to MCP clients through a registry (quiver serve), ranks
 a catalog's tools for a request, evaluates the rankers on labelled queries,
 measures what advertising a catalog costs in tokens, runs the tool registry
-and calls the tools registered in it, and benchmarks the registry.
+and calls the tools registered in it, and benchmarks the registry and the
+MCP server.
 
 Without --catalog, commands use the embedded example catalog
 (internal/catalogs/workspace.json).
