@@ -91,12 +91,14 @@
 //
 // A service declaring MCP(...) gives a package gen/<service>/mcpserver:
 // the server's Name, Version and ProtocolVersion, Prompts() (its static
-// prompts) and Resources(svc) (its Resource methods, read through the
-// service's implementation), for mcp.Config.
+// prompts), Resources(svc) (its Resource methods, read through the
+// service's implementation) and, when methods are tools, Toolset(svc):
+// a toolset named after the server, generated under the package like any
+// toolset with its tools bound to the methods (payload as arguments,
+// result as result), and run by its adapter executor — for mcp.Config.
 //
 // MCP-backed toolsets (FromMCP, FromExternalMCP), agents using them,
-// their publications, tools on MCP services' methods and completions
-// generate nothing yet; the design's warnings (expr.RootExpr.Warnings, and one per skipped
+// their publications and completions generate nothing yet; the design's warnings (expr.RootExpr.Warnings, and one per skipped
 // agent) say so and Generate prints them to standard error.
 //
 // # Invariants

@@ -85,7 +85,7 @@ func Generate(genpkg string, roots []eval.Root, files []*goacodegen.File) ([]*go
 		return nil, err
 	}
 	files = append(files, registries...)
-	servers, err := mcpFiles(genpkg, roots, root, pkgs.dirs)
+	servers, err := mcpFiles(genpkg, roots, root, pkgs)
 	if err != nil {
 		return nil, err
 	}

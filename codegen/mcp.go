@@ -21,6 +21,10 @@ type mcpServerData struct {
 	// (gen/<service>): Resources takes its Service interface.
 	ServicePkg, ServiceImport string
 	Resources                 []*mcpResourceData
+	// Tools is the package of the server's method tools (nil without
+	// any); ToolsPkg its import name, Executor its adapter constructor.
+	Tools              *toolsetData
+	ToolsPkg, Executor string
 }
 
 // mcpResourceData is one resource: the method reading it and whether its
@@ -33,10 +37,12 @@ type mcpResourceData struct {
 
 // mcpFiles returns, for each service declaring MCP(...), the package
 // gen/<service>/mcpserver: the server's name and version, Prompts() and
-// Resources(svc). Tools on methods are not generated yet (the design's
-// warnings say so); Goa's JSON-RPC transport for the service is Goa's and is not
-// mounted by the mcp package.
-func mcpFiles(genpkg string, roots []eval.Root, root *expr.RootExpr, dirs map[string]string) ([]*goacodegen.File, error) {
+// Resources(svc) and, when methods are tools, Toolset(svc): their toolset
+// (generated under the package, its tools bound to the methods) with the
+// executor calling them. Goa's JSON-RPC transport for the service is Goa's
+// and is not mounted by the mcp package.
+func mcpFiles(genpkg string, roots []eval.Root, root *expr.RootExpr, pkgs *toolsetPackages) ([]*goacodegen.File, error) {
+	dirs := pkgs.dirs
 	var goaRoot *goaexpr.RootExpr
 	for _, r := range roots {
 		if r, ok := r.(*goaexpr.RootExpr); ok {
@@ -56,6 +62,10 @@ func mcpFiles(genpkg string, roots []eval.Root, root *expr.RootExpr, dirs map[st
 			return nil, fmt.Errorf("quiver codegen: MCP server %q: Goa has no data for service %q", m.Name, m.Service.Name)
 		}
 		data := &mcpServerData{Expr: m, ServicePkg: sd.PkgName, ServiceImport: path.Join(genpkg, sd.PathName)}
+		if ts := pkgs.mcp[m]; ts != nil {
+			data.Tools, data.ToolsPkg = ts, ts.Package+"tools"
+			data.Executor = "New" + goacodegen.Goify(ts.Expr.Name, true) + "Executor"
+		}
 		for _, r := range m.Resources {
 			md := sd.Method(r.Method.Name)
 			if md == nil {
@@ -82,7 +92,16 @@ func mcpFiles(genpkg string, roots []eval.Root, root *expr.RootExpr, dirs map[st
 		dirs[dir] = where
 		imports := []*goacodegen.ImportSpec{{Name: "qmcp", Path: "github.com/quiver-go/quiver/mcp"}}
 		if len(data.Resources) > 0 {
-			imports = append(imports, &goacodegen.ImportSpec{Path: "context"}, &goacodegen.ImportSpec{Name: data.ServicePkg, Path: data.ServiceImport})
+			imports = append(imports, &goacodegen.ImportSpec{Path: "context"})
+		}
+		if len(data.Resources) > 0 || data.Tools != nil {
+			imports = append(imports, &goacodegen.ImportSpec{Name: data.ServicePkg, Path: data.ServiceImport})
+		}
+		if data.Tools != nil {
+			imports = append(imports,
+				&goacodegen.ImportSpec{Path: "github.com/quiver-go/quiver/runtime"},
+				&goacodegen.ImportSpec{Name: data.ToolsPkg, Path: data.Tools.Import},
+				&goacodegen.ImportSpec{Path: path.Join(data.Tools.Import, "adapters")})
 		}
 		files = append(files, &goacodegen.File{
 			Path: path.Join(dir, "mcp.go"),
@@ -131,6 +150,16 @@ func Resources(svc {{ .ServicePkg }}.Service) []qmcp.Resource {
 		}},
 {{- end }}
 	}
+}
+{{- end }}
+{{ if .Tools }}
+// Toolset returns the server's method tools as a toolset — the generated
+// specs of package {{ .ToolsPkg }}, each run by calling its method on svc —
+// for mcp.Toolsets (and a runtime, like any toolset). The tools declare no
+// exposure: serve them with mcp.Config.Undeclared set to the tier they
+// need.
+func Toolset(svc {{ .ServicePkg }}.Service) runtime.ToolsetRegistration {
+	return runtime.ToolsetRegistration{Name: {{ printf "%q" .Tools.Expr.Name }}, Specs: {{ .ToolsPkg }}.Specs(), Executor: adapters.{{ .Executor }}(svc)}
 }
 {{- end }}
 `

@@ -71,6 +71,22 @@ func TestMCPServerPackageServes(t *testing.T) {
 	}
 }
 
+func TestMCPToolMethodShapesAreChecked(t *testing.T) {
+	_, err := generateErr(t, func() {
+		Service("docs", func() {
+			MCP("docs", "1")
+			Method("lookup", func() {
+				Payload(String)
+				Result(String)
+				Tool("lookup", "Look a word up")
+			})
+		})
+	})
+	if err == nil || !strings.Contains(err.Error(), `MCP tool "lookup"`) || !strings.Contains(err.Error(), "an object") {
+		t.Fatalf("Generate = %v", err)
+	}
+}
+
 func TestMCPResourceMethodShapesAreChecked(t *testing.T) {
 	for name, design := range map[string]func(){
 		"payload": func() {

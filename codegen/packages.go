@@ -31,6 +31,9 @@ type toolsetPackages struct {
 	// published are the publications of each local toolset a service
 	// exports with PublishTo, in declaration order (collect fills it).
 	published map[*expr.ToolsetExpr][]*expr.PublicationExpr
+	// mcp is the package of each MCP server's method tools (collect fills
+	// it).
+	mcp map[*expr.MCPExpr]*toolsetData
 }
 
 // newToolsetPackages returns an empty collection for genpkg.
@@ -41,6 +44,7 @@ func newToolsetPackages(api *goaexpr.APIExpr, genpkg string) *toolsetPackages {
 		dirs:      map[string]string{},
 		names:     map[string]string{},
 		published: map[*expr.ToolsetExpr][]*expr.PublicationExpr{},
+		mcp:       map[*expr.MCPExpr]*toolsetData{},
 	}
 }
 
@@ -66,6 +70,17 @@ func (p *toolsetPackages) collect(root *expr.RootExpr) error {
 		if err := p.add(ts, "toolsets", fmt.Sprintf("top-level toolset %q", ts.Name)); err != nil {
 			return err
 		}
+	}
+	servers, err := mcpToolsets(root)
+	if err != nil {
+		return err
+	}
+	for _, ts := range servers {
+		m := root.MCPServerOf(ts.Tools[0].Binding.Service.Name)
+		if err := p.add(ts, mcpToolsetParent(m), fmt.Sprintf("the tools of MCP server %q", ts.Name)); err != nil {
+			return err
+		}
+		p.mcp[m] = p.byExpr[ts]
 	}
 	for _, a := range root.Agents {
 		for _, u := range a.Uses {

@@ -75,7 +75,7 @@ func TestMCPServerEvaluates(t *testing.T) {
 	if got := root.Agents[0].Uses[0].DeferredTools(); !slices.Equal(got, []string{"search"}) {
 		t.Fatalf("deferred MCP tools %v", got)
 	}
-	wantWarnings(t, root, `MCP server "assistant-mcp" of service "assistant" gets its name, prompts and resources only`, `nothing is generated for toolset "assistant-mcp" (FromMCP("assistant", "assistant-mcp"))`)
+	wantWarnings(t, root, `nothing is generated for toolset "assistant-mcp" (FromMCP("assistant", "assistant-mcp"))`)
 }
 
 func TestExternalMCPToolsetEvaluates(t *testing.T) {

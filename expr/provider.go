@@ -211,11 +211,6 @@ func (*pendingCodegen) EvalName() string { return "pending code generation" }
 func (p *pendingCodegen) Finalize() {
 	r := p.root
 	r.Warnings = nil
-	for _, m := range r.MCPServers {
-		if m.Declared && len(m.Tools) > 0 {
-			r.AddWarning("code generation of MCP tools on methods is not implemented yet; MCP server %q of service %q gets its name, prompts and resources only", m.Name, m.Service.Name)
-		}
-	}
 	for _, ts := range r.Toolsets {
 		switch ts.Kind() {
 		case ProviderMCP, ProviderExternalMCP:
