@@ -64,7 +64,7 @@ const abandonAfter = time.Minute
 // when set, hears that the client finished its handshake.
 func (s *Server) serverOptions(initialized func()) *sdk.ServerOptions {
 	opts := &sdk.ServerOptions{
-		Logger: s.log,
+		Logger: sdkLogger(s.log),
 		// Tools, with list_changed, even before any is listed.
 		Capabilities: &sdk.ServerCapabilities{Logging: &sdk.LoggingCapabilities{}, Tools: &sdk.ToolCapabilities{ListChanged: true}},
 	}
