@@ -25,4 +25,6 @@ func (q quietCancel) WithAttrs(attrs []slog.Attr) slog.Handler {
 	return quietCancel{q.Handler.WithAttrs(attrs)}
 }
 
-func (q quietCancel) WithGroup(name string) slog.Handler { return quietCancel{q.Handler.WithGroup(name)} }
+func (q quietCancel) WithGroup(name string) slog.Handler {
+	return quietCancel{q.Handler.WithGroup(name)}
+}
