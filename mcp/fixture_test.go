@@ -103,6 +103,15 @@ func newEnv(t *testing.T, mutate func(*mcp.Config)) *env {
 	if mutate != nil {
 		mutate(&cfg)
 	}
+	e := startServer(t, cfg)
+	e.runs = runs
+	return e
+}
+
+// startServer starts a Server with cfg, once it has read its catalog,
+// behind an HTTP test server; both stop when the test ends.
+func startServer(t *testing.T, cfg mcp.Config) *env {
+	t.Helper()
 	s, err := mcp.New(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -113,7 +122,7 @@ func newEnv(t *testing.T, mutate func(*mcp.Config)) *env {
 	if err := s.Ready(ctx); err != nil {
 		t.Fatal(err)
 	}
-	return &env{t: t, server: s, http: newHTTP(t, s), runs: runs}
+	return &env{t: t, server: s, http: newHTTP(t, s)}
 }
 
 // newHTTP serves s's handler until the test ends.

@@ -22,18 +22,7 @@ func registryEnv(t *testing.T) (*env, *registrytest.Registry, *registrytest.Coun
 	counter := registrytest.NewCounter()
 	stop := registrytest.Serve(t, reg.Client(t, ""), registry.Registration{Toolset: registrytest.Echo("remote"), Revision: "r1"}, counter)
 	registrytest.WaitProviders(t, reg.Client(t, ""), "remote", 1)
-	s, err := mcp.New(mcp.Config{Source: mcp.Registry(reg.Client(t, "")), Undeclared: tools.ExposureReadOnly, Anonymous: tools.ExposureReadOnly})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = s.Close() })
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	if err := s.Ready(ctx); err != nil {
-		t.Fatal(err)
-	}
-	e := &env{t: t, server: s}
-	e.http = newHTTP(t, s)
+	e := startServer(t, mcp.Config{Source: mcp.Registry(reg.Client(t, "")), Undeclared: tools.ExposureReadOnly, Anonymous: tools.ExposureReadOnly})
 	return e, reg, counter, stop
 }
 

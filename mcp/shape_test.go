@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/quiver-go/quiver/mcp"
 	"github.com/quiver-go/quiver/planner"
@@ -40,17 +39,7 @@ func TestBoundedResultCarriesItsBoundsAndServerDataStays(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := mcp.New(mcp.Config{Source: src, Anonymous: tools.ExposureReadOnly})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = s.Close() })
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	if err := s.Ready(ctx); err != nil {
-		t.Fatal(err)
-	}
-	e := &env{t: t, server: s, http: newHTTP(t, s)}
+	e := startServer(t, mcp.Config{Source: src, Anonymous: tools.ExposureReadOnly})
 	text, isErr, res := e.mustConnect("").call(t, "tail", map[string]any{})
 	if isErr {
 		t.Fatalf("tail = %s", text)

@@ -147,17 +147,11 @@ func runBenchRegistry(ctx context.Context, stdout, stderr io.Writer, opts benchR
 	defer remove()
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if opts.cpuProfile != "" {
-		f, err := os.Create(opts.cpuProfile)
-		if err != nil {
-			return fmt.Errorf("--cpuprofile: %w", err)
-		}
-		defer f.Close()
-		if err := pprof.StartCPUProfile(f); err != nil {
-			return fmt.Errorf("--cpuprofile: %w", err)
-		}
-		defer pprof.StopCPUProfile()
+	stopProfile, err := startCPUProfile(opts.cpuProfile)
+	if err != nil {
+		return err
 	}
+	defer stopProfile()
 	res, err := bench.Run(ctx, bench.Options{
 		Calls: opts.calls, Concurrency: opts.concurrency, LatencyCalls: opts.latencyCalls, Dir: dir,
 		Store: opts.store.kind, RedisURL: opts.store.redisURL, Nodes: opts.nodes,
@@ -244,4 +238,24 @@ func benchFailure(res *bench.Result) error {
 		return nil
 	}
 	return fmt.Errorf("%s", strings.Join(msgs, "\n"))
+}
+
+// startCPUProfile writes a CPU profile to path (--cpuprofile) until the
+// returned stop is called; an empty path profiles nothing.
+func startCPUProfile(path string) (stop func(), err error) {
+	if path == "" {
+		return func() {}, nil
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("--cpuprofile: %w", err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("--cpuprofile: %w", err)
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
+	}, nil
 }

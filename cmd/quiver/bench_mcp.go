@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
-	"runtime/pprof"
 	"syscall"
 	"text/tabwriter"
 	"time"
@@ -145,17 +144,11 @@ func runBenchMCP(ctx context.Context, stdout, stderr io.Writer, opts benchMCPOpt
 	serverGC()
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if opts.cpuProfile != "" {
-		f, err := os.Create(opts.cpuProfile)
-		if err != nil {
-			return fmt.Errorf("--cpuprofile: %w", err)
-		}
-		defer f.Close()
-		if err := pprof.StartCPUProfile(f); err != nil {
-			return fmt.Errorf("--cpuprofile: %w", err)
-		}
-		defer pprof.StopCPUProfile()
+	stopProfile, err := startCPUProfile(opts.cpuProfile)
+	if err != nil {
+		return err
 	}
+	defer stopProfile()
 	rep, err := mcpbench.Run(ctx, mcpbench.Config{
 		Sessions: opts.sessions, Duration: opts.duration, Pause: opts.pause,
 		Logger: slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
