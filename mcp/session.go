@@ -66,7 +66,7 @@ func (s *Server) serverOptions(initialized func()) *sdk.ServerOptions {
 	opts := &sdk.ServerOptions{
 		Logger: sdkLogger(s.log),
 		// Tools, with list_changed, even before any is listed.
-		Capabilities: &sdk.ServerCapabilities{Logging: &sdk.LoggingCapabilities{}, Tools: &sdk.ToolCapabilities{ListChanged: true}},
+		Capabilities: &sdk.ServerCapabilities{Tools: &sdk.ToolCapabilities{ListChanged: true}},
 	}
 	if initialized != nil {
 		opts.InitializedHandler = func(context.Context, *sdk.InitializedRequest) { initialized() }
