@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"sync"
 	"time"
@@ -13,7 +12,6 @@ import (
 	"github.com/quiver-go/quiver/registry"
 	gen "github.com/quiver-go/quiver/registry/gen/registry"
 	"github.com/quiver-go/quiver/runtime"
-	"github.com/quiver-go/quiver/tools"
 	"github.com/quiver-go/quiver/tools/contract"
 )
 
@@ -112,47 +110,15 @@ func (r *registrySource) compile(ts registry.ResolvedToolset) (*registryToolset,
 	}
 	c := &registryToolset{resolved: ts}
 	for _, spec := range specs {
-		c.tools = append(c.tools, Tool{Spec: spec, Deferred: true, Run: r.runner(ts, spec)})
+		c.tools = append(c.tools, Tool{Spec: spec, Deferred: true, Run: r.runner(ts)})
 	}
 	r.compiled[ts.Name] = c
 	return c, nil
 }
 
 // runner calls a registry tool with the token of the registration read.
-func (r *registrySource) runner(ts registry.ResolvedToolset, spec tools.ToolSpec) func(context.Context, *runtime.ToolCall) (*planner.ToolResult, error) {
+func (r *registrySource) runner(ts registry.ResolvedToolset) func(context.Context, *runtime.ToolCall) (*planner.ToolResult, error) {
 	return func(ctx context.Context, call *runtime.ToolCall) (*planner.ToolResult, error) {
-		payload, err := call.InjectedPayload()
-		if err != nil {
-			return nil, err
-		}
-		timeout := 30000
-		if dl, ok := ctx.Deadline(); ok {
-			timeout = min(max(int(time.Until(dl)*9/10/time.Millisecond), 1), 600000)
-		}
-		out, err := r.client.CallResolvedTool(ctx, &gen.CallResolvedToolPayload{
-			Toolset: ts.Name, Tool: spec.Name.Tool(), Payload: json.RawMessage(payload), Token: ts.Token,
-			CallID: "mcp-" + r.nonce + "-" + call.Meta.ToolCallID, TimeoutMs: timeout,
-		})
-		if err != nil {
-			if name := registry.ErrorName(err); name != "" {
-				return &planner.ToolResult{Failure: &planner.ToolFailure{Code: name, Message: err.Error(), Recovery: planner.RecoveryReplan}}, nil
-			}
-			return nil, err
-		}
-		if out.Outcome != "ok" {
-			msg := "The tool failed."
-			if out.Error != nil {
-				msg = *out.Error
-			}
-			return &planner.ToolResult{Failure: &planner.ToolFailure{Code: "tool_error", Message: msg, Recovery: planner.RecoveryReplan}}, nil
-		}
-		result, err := json.Marshal(out.Result)
-		if err != nil {
-			return nil, err
-		}
-		if spec.Bounds != nil {
-			return runtime.BoundedResult(spec, result), nil
-		}
-		return &planner.ToolResult{Result: result}, nil
+		return runtime.CallRegistry(ctx, r.client, ts.Token, "mcp-"+r.nonce+"-"+call.Meta.ToolCallID, call)
 	}
 }

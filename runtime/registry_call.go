@@ -108,23 +108,37 @@ func (e *registryExecutor) Execute(ctx context.Context, call *ToolCall) (*planne
 	if conn == nil {
 		return nil, fmt.Errorf("registry %q is no longer connected to the runtime", sc.Registry)
 	}
+	return CallRegistry(ctx, conn.client, sc.Token, registryCallID(call.Meta), call)
+}
+
+// CallRegistry runs call through the registry client reaches
+// (CallResolvedTool) with token, the registration token the tool was
+// accepted with, under callID — unique per call and the same on every
+// retry, so the registry runs it once. The registry's refusals
+// (call_not_admitted, admission_conflict, outcome_unknown, …) become
+// failures the model can act on; a bounded tool's bounds are read from its
+// result (BoundedResult). The registry may wait for the outcome nine tenths
+// of what is left of ctx's time.
+func CallRegistry(ctx context.Context, client *registry.Client, token, callID string, call *ToolCall) (*planner.ToolResult, error) {
 	payload, err := call.InjectedPayload()
 	if err != nil {
 		return nil, err
 	}
-	runID := call.Meta.RunID
+	toolset := call.Ident.Toolset()
 	p := &gen.CallResolvedToolPayload{
-		Toolset:   sc.Toolset,
-		Tool:      sc.Tool.Name,
+		Toolset:   toolset,
+		Tool:      call.Ident.Tool(),
 		Payload:   json.RawMessage(payload),
-		Token:     sc.Token,
-		RunID:     &runID,
-		CallID:    registryCallID(call.Meta),
+		Token:     token,
+		CallID:    callID,
 		TimeoutMs: callTimeoutMs(ctx),
 	}
-	out, err := conn.client.CallResolvedTool(ctx, p)
+	if runID := call.Meta.RunID; runID != "" {
+		p.RunID = &runID
+	}
+	out, err := client.CallResolvedTool(ctx, p)
 	if err != nil {
-		if f := registryFailure(sc, err); f != nil {
+		if f := registryFailure(call.Ident, err); f != nil {
 			return &planner.ToolResult{Failure: f}, nil
 		}
 		return nil, err
@@ -138,11 +152,11 @@ func (e *registryExecutor) Execute(ctx context.Context, call *ToolCall) (*planne
 		}
 		return &planner.ToolResult{Failure: &planner.ToolFailure{Code: "tool_error", Message: msg, Recovery: planner.RecoveryReplan}}, nil
 	default:
-		return nil, fmt.Errorf("registry %q answered outcome %q for call %s", sc.Registry, out.Outcome, p.CallID)
+		return nil, fmt.Errorf("registry: outcome %q for call %s", out.Outcome, callID)
 	}
 	result, err := json.Marshal(out.Result)
 	if err != nil {
-		return nil, fmt.Errorf("registry %q: result of %s: %w", sc.Registry, call.Ident, err)
+		return nil, fmt.Errorf("registry: result of %s: %w", call.Ident, err)
 	}
 	if call.Spec.Bounds == nil {
 		return &planner.ToolResult{Result: result}, nil
@@ -166,18 +180,18 @@ func callTimeoutMs(ctx context.Context) int {
 
 // registryFailure turns the registry's refusals into failures the model
 // can act on; nil for errors that are not the call's outcome.
-func registryFailure(sc *savedContract, err error) *planner.ToolFailure {
-	ident := sc.ident()
+func registryFailure(ident tools.Ident, err error) *planner.ToolFailure {
+	toolset := ident.Toolset()
 	switch registry.ErrorName(err) {
 	case registry.ErrCallNotAdmitted:
 		return &planner.ToolFailure{Code: registry.ErrCallNotAdmitted, Recovery: planner.RecoveryReplan,
-			Message: fmt.Sprintf("Not run: the registry handed this call to no provider of %s (its registration was replaced after the call was accepted, or no provider was healthy in time). Nothing ran. Call %s again: its current definition is in your tools (search for it if it is deferred).", sc.Toolset, ident.Tool())}
+			Message: fmt.Sprintf("Not run: the registry handed this call to no provider of %s (its registration was replaced after the call was accepted, or no provider was healthy in time). Nothing ran. Call %s again: its current definition is in your tools (search for it if it is deferred).", toolset, ident.Tool())}
 	case registry.ErrAdmissionConflict:
 		return &planner.ToolFailure{Code: registry.ErrAdmissionConflict, Recovery: planner.RecoveryReplan,
-			Message: fmt.Sprintf("Not run: toolset %s was replaced by a new revision after this call was accepted, so the registry refused the old admission. Nothing ran. Call %s again: its current definition is in your tools (search for it if it is deferred).", sc.Toolset, ident.Tool())}
+			Message: fmt.Sprintf("Not run: toolset %s was replaced by a new revision after this call was accepted, so the registry refused the old admission. Nothing ran. Call %s again: its current definition is in your tools (search for it if it is deferred).", toolset, ident.Tool())}
 	case registry.ErrOutcomeUnknown:
 		return &planner.ToolFailure{Code: registry.ErrOutcomeUnknown, Recovery: planner.RecoveryReplan,
-			Message: fmt.Sprintf("The provider of %s stopped before reporting: this call may or may not have run, and it will not be repeated. Check its effect before calling %s again.", sc.Toolset, ident.Tool())}
+			Message: fmt.Sprintf("The provider of %s stopped before reporting: this call may or may not have run, and it will not be repeated. Check its effect before calling %s again.", toolset, ident.Tool())}
 	case registry.ErrValidation:
 		return &planner.ToolFailure{Code: "invalid_payload", Recovery: planner.RecoveryCorrectCall,
 			Message: "The registry refused the arguments; fix them and call again:\n" + err.Error()}
@@ -186,7 +200,7 @@ func registryFailure(sc *savedContract, err error) *planner.ToolFailure {
 			Message: fmt.Sprintf("Tool %s is no longer in the registry; nothing ran. Use another tool.", ident.Tool())}
 	case registry.ErrOverloaded:
 		return &planner.ToolFailure{Code: registry.ErrOverloaded, Recovery: planner.RecoveryReplan,
-			Message: fmt.Sprintf("Not run: the providers of %s are overloaded. Try again later or use another tool.", sc.Toolset)}
+			Message: fmt.Sprintf("Not run: the providers of %s are overloaded. Try again later or use another tool.", toolset)}
 	}
 	return nil
 }
