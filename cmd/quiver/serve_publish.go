@@ -14,7 +14,6 @@ import (
 	"github.com/quiver-go/quiver/internal/catalogs"
 	"github.com/quiver-go/quiver/internal/workspacedemo"
 	"github.com/quiver-go/quiver/registry"
-	gen "github.com/quiver-go/quiver/registry/gen/registry"
 	"github.com/quiver-go/quiver/tools"
 	"github.com/quiver-go/quiver/tools/contract"
 )
@@ -55,28 +54,22 @@ func publishWorkspace(ctx context.Context, c *registry.Client, log *slog.Logger)
 	go func() {
 		p.done <- registry.Serve(pctx, c, registry.Registration{Toolset: decl, Revision: revision, Provider: "quiver serve", Logger: log}, workspacedemo.New())
 	}()
-	deadline := time.Now().Add(10 * time.Second)
-	for time.Now().Before(deadline) {
-		res, err := c.ListToolsets(ctx, &gen.ListToolsetsPayload{})
-		if err == nil {
-			for _, ts := range res.Toolsets {
-				if ts.Name == decl.Name && ts.Revision == revision && ts.Providers > 0 {
-					return p, nil
-				}
-			}
-		}
+	// The provider's own end (Serve returned) cuts the wait short.
+	wctx, cancelWait := context.WithTimeout(ctx, 10*time.Second)
+	defer cancelWait()
+	go func() {
 		select {
 		case err := <-p.done:
-			cancel()
-			return nil, fmt.Errorf("publish toolset %s: %w", decl.Name, err)
-		case <-ctx.Done():
-			p.stop()
-			return nil, ctx.Err()
-		case <-time.After(20 * time.Millisecond):
+			p.done <- err
+			cancelWait()
+		case <-wctx.Done():
 		}
+	}()
+	if err := c.WaitServed(wctx, decl.Name, revision); err != nil {
+		p.stop()
+		return nil, fmt.Errorf("publish toolset %s: %w", decl.Name, err)
 	}
-	p.stop()
-	return nil, fmt.Errorf("publish toolset %s: the registry did not list its provider within 10s", decl.Name)
+	return p, nil
 }
 
 // clientKeys is the --keys file of quiver serve.

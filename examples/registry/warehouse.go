@@ -17,7 +17,6 @@ import (
 	"github.com/quiver-go/quiver/examples/registry/gen/toolsets/inventory"
 	"github.com/quiver-go/quiver/examples/registry/gen/toolsets/shipping"
 	"github.com/quiver-go/quiver/registry"
-	gen "github.com/quiver-go/quiver/registry/gen/registry"
 	"github.com/quiver-go/quiver/registry/server"
 	"github.com/quiver-go/quiver/registry/stores"
 	"github.com/quiver-go/quiver/tools"
@@ -104,22 +103,11 @@ func stopProvider(p *provider) error {
 }
 
 // waitActive waits until toolset's active registration is revision, with
-// a provider's call stream connected.
+// a live provider.
 func (c *company) waitActive(toolset, revision string) error {
-	deadline := time.Now().Add(10 * time.Second)
-	for time.Now().Before(deadline) {
-		res, err := c.client.ListToolsets(context.Background(), &gen.ListToolsetsPayload{})
-		if err == nil {
-			for _, ts := range res.Toolsets {
-				if ts.Name == toolset && ts.Revision == revision && ts.Providers > 0 {
-					time.Sleep(50 * time.Millisecond) // the stream attaches just after the lease
-					return nil
-				}
-			}
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	return fmt.Errorf("toolset %q never became active at revision %q", toolset, revision)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	return c.client.WaitServed(ctx, toolset, revision)
 }
 
 // inventoryRegistration is the inventory toolset as the warehouse

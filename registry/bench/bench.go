@@ -286,29 +286,28 @@ func transport() *http.Transport {
 // token. It fails when served is closed (Serve returned), ctx ended, or
 // 10s passed.
 func waitProvider(ctx context.Context, c *registry.Client, served <-chan struct{}) (string, error) {
-	deadline := time.Now().Add(10 * time.Second)
-	for time.Now().Before(deadline) {
-		res, err := c.ListToolsets(ctx, &gen.ListToolsetsPayload{})
-		if err == nil {
-			for _, ts := range res.Toolsets {
-				if ts.Name == ToolsetName && ts.Providers > 0 {
-					r, err := c.ResolveToolset(ctx, &gen.ResolveToolsetPayload{Name: ToolsetName})
-					if err != nil {
-						return "", fmt.Errorf("bench: resolve %s: %w", ToolsetName, err)
-					}
-					return r.Toolset.Token, nil
-				}
-			}
+	wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	go func() {
+		select {
+		case <-served:
+			cancel()
+		case <-wctx.Done():
 		}
+	}()
+	if err := c.WaitServed(wctx, ToolsetName, ""); err != nil {
 		select {
 		case <-served:
 			return "", errors.New("bench: the provider stopped")
-		case <-ctx.Done():
-			return "", fmt.Errorf("bench: %w", ctx.Err())
-		case <-time.After(10 * time.Millisecond):
+		default:
 		}
+		return "", fmt.Errorf("bench: %w", err)
 	}
-	return "", errors.New("bench: the provider did not register within 10s")
+	r, err := c.ResolveToolset(ctx, &gen.ResolveToolsetPayload{Name: ToolsetName})
+	if err != nil {
+		return "", fmt.Errorf("bench: resolve %s: %w", ToolsetName, err)
+	}
+	return r.Toolset.Token, nil
 }
 
 // runPrefix returns a random prefix for the run's call ids, so that runs
