@@ -100,13 +100,10 @@ func (ss *session) call(ctx context.Context, wire string, req *sdk.CallToolReque
 		return toolError(fmt.Sprintf("Refused: %s needs a person's confirmation, which this server cannot ask for over MCP. Nothing ran.", wire)), nil
 	}
 	ss.mu.Lock()
-	state := model.DiscoveryState{Tools: slices.Clone(ss.discovered)}
+	found := slices.Contains(ss.discovered, id)
 	ss.mu.Unlock()
-	if !ss.s.cfg.ExposeAll {
-		snap := cur.catalog.Snapshot(state, catalog.Search{Settings: model.SearchSettings{Mode: model.SearchPortable, ToolName: SearchToolName}})
-		if adm := snap.Admit(wire, ""); adm.Verdict != catalog.Admitted {
-			return toolError(adm.Message), nil
-		}
+	if t.Deferred && !found && !ss.s.cfg.ExposeAll {
+		return toolError(ss.refusal(cur, wire)), nil
 	}
 	payload, err := tools.CanonicalPayload(spec, req.Params.Arguments, tools.PayloadLimits{})
 	if err != nil {
@@ -187,4 +184,20 @@ func isObject(raw json.RawMessage) bool {
 // toolError is a failed call the model reads.
 func toolError(msg string) *sdk.CallToolResult {
 	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: msg}}, IsError: true}
+}
+
+// refusal is the answer to a call of a tool not found yet: the search to
+// make and the tools the session may call without one — only tools in its
+// scope, so the message names nothing the client may not see.
+func (ss *session) refusal(cur *served, wire string) string {
+	ss.mu.Lock()
+	snap := catalog.Snapshot{
+		Discovered: slices.Clone(ss.discovered),
+		Search:     model.SearchSettings{Mode: model.SearchPortable, ToolName: SearchToolName},
+	}
+	ss.mu.Unlock()
+	for _, d := range ss.inScope(cur) {
+		snap.Tools = append(snap.Tools, catalog.SnapshotTool{Ident: d.Ident, Wire: d.Name, Deferred: d.Deferred})
+	}
+	return snap.Admit(wire, "").Message
 }

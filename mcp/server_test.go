@@ -10,6 +10,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/quiver-go/quiver/mcp"
+	"github.com/quiver-go/quiver/runtime"
 	"github.com/quiver-go/quiver/tools"
 )
 
@@ -183,5 +184,19 @@ func TestUndiscoveredToolNamesTheSearch(t *testing.T) {
 	}
 	if e.runs.total() != 0 {
 		t.Fatal("an undiscovered tool ran")
+	}
+}
+
+func TestRefusalNamesOnlyToolsInScope(t *testing.T) {
+	runs := &counter{runs: map[tools.Ident]int{}}
+	src, err := mcp.Toolsets([]runtime.ToolsetRegistration{{Name: "ops", Specs: opsToolset(t), Executor: runs}},
+		func(id tools.Ident) bool { return id == "ops.lookup_invoice" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := startServer(t, mcp.Config{Source: src, Credentials: map[string]tools.Exposure{"ro-key": tools.ExposureReadOnly}})
+	text, isErr, _ := e.mustConnect("ro-key").call(t, "lookup_invoice", map[string]int{"number": 1})
+	if !isErr || !strings.HasSuffix(text, "or use one of: find") {
+		t.Fatalf("refusal = %q: it may name only the read-only client's tools", text)
 	}
 }
