@@ -86,6 +86,17 @@ func bindToDesign() {
 // then the plugin, returning Goa's service files and the plugin's files.
 func generateWithServices(t *testing.T, design func()) (svc, ours []*goacodegen.File) {
 	t.Helper()
+	svc, ours, err := generateWithServicesErr(t, design)
+	if err != nil {
+		t.Fatalf("Generate: %v", err)
+	}
+	return svc, ours
+}
+
+// generateWithServicesErr is generateWithServices returning the plugin's
+// error.
+func generateWithServicesErr(t *testing.T, design func()) (svc, ours []*goacodegen.File, err error) {
+	t.Helper()
 	root, err := dsltest.Run(design)
 	if err != nil {
 		t.Fatalf("evaluate design: %v", err)
@@ -94,10 +105,8 @@ func generateWithServices(t *testing.T, design func()) (svc, ours []*goacodegen.
 	if svc, err = generator.Service("example.com/app/gen", roots); err != nil {
 		t.Fatalf("goa service generation: %v", err)
 	}
-	if ours, err = codegen.Generate("example.com/app/gen", roots, nil); err != nil {
-		t.Fatalf("Generate: %v", err)
-	}
-	return svc, ours
+	ours, err = codegen.Generate("example.com/app/gen", roots, nil)
+	return svc, ours, err
 }
 
 // TestGoldenBindTo compares the generated adapters with their golden file.

@@ -7,15 +7,9 @@ import (
 	"strings"
 	"testing"
 
-	goacodegen "goa.design/goa/v3/codegen"
-	"goa.design/goa/v3/codegen/generator"
 	. "goa.design/goa/v3/dsl"
-	"goa.design/goa/v3/eval"
-	goaexpr "goa.design/goa/v3/expr"
 
-	"github.com/quiver-go/quiver/codegen"
 	. "github.com/quiver-go/quiver/dsl"
-	"github.com/quiver-go/quiver/dsl/dsltest"
 )
 
 // mcpDesign is seed 003's MCP server example: a service declaring MCP,
@@ -72,7 +66,7 @@ func TestMCPServerPackageServes(t *testing.T) {
 }
 
 func TestMCPToolMethodShapesAreChecked(t *testing.T) {
-	_, err := generateErr(t, func() {
+	_, _, err := generateWithServicesErr(t, func() {
 		Service("docs", func() {
 			MCP("docs", "1")
 			Method("lookup", func() {
@@ -110,25 +104,10 @@ func TestMCPResourceMethodShapesAreChecked(t *testing.T) {
 		},
 	} {
 		t.Run(name, func(t *testing.T) {
-			_, err := generateErr(t, design)
+			_, _, err := generateWithServicesErr(t, design)
 			if err == nil || !strings.Contains(err.Error(), `resource "doc"`) {
 				t.Fatalf("Generate = %v", err)
 			}
 		})
 	}
-}
-
-// generateErr evaluates design and runs Goa's service generator then the
-// plugin, returning the plugin's error.
-func generateErr(t *testing.T, design func()) ([]*goacodegen.File, error) {
-	t.Helper()
-	root, err := dsltest.Run(design)
-	if err != nil {
-		t.Fatalf("evaluate design: %v", err)
-	}
-	roots := []eval.Root{goaexpr.Root, root}
-	if _, err := generator.Service("example.com/app/gen", roots); err != nil {
-		t.Fatalf("goa service generation: %v", err)
-	}
-	return codegen.Generate("example.com/app/gen", roots, nil)
 }
