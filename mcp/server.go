@@ -18,6 +18,7 @@ import (
 
 	"github.com/quiver-go/quiver/catalog"
 	"github.com/quiver-go/quiver/discovery"
+	"github.com/quiver-go/quiver/internal/httpguard"
 	"github.com/quiver-go/quiver/model"
 	"github.com/quiver-go/quiver/tools"
 )
@@ -305,8 +306,9 @@ func after(ctx context.Context, d time.Duration) <-chan struct{} {
 
 // Handler serves MCP over streamable HTTP: the SDK's handler, its
 // localhost protection on (a request with a non-local Host is refused),
-// behind the credential check (401 without a valid one) and the body
-// limit.
+// behind the cross-origin checks (403 for a request a browser sent from
+// another origin, 415 for a body not declared application/json), the
+// credential check (401 without a valid one) and the body limit.
 func (s *Server) Handler() http.Handler {
 	// The SDK asks for a server on every request: first to read the
 	// protocol versions it accepts, then, for a request starting a session,
@@ -326,6 +328,18 @@ func (s *Server) Handler() http.Handler {
 		return s.newSession(tier).server
 	}, &sdk.StreamableHTTPOptions{Logger: s.log, SessionTimeout: s.cfg.SessionTimeout})
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// A web page in the user's browser may not drive the endpoint:
+		// the SDK refuses a foreign Host on loopback; a foreign Origin and
+		// a body a page can send without asking are refused here, before
+		// anything is read.
+		if err := httpguard.CheckOrigin(r); err != nil {
+			http.Error(w, "mcp: "+err.Error(), http.StatusForbidden)
+			return
+		}
+		if err := httpguard.CheckJSONBody(r); err != nil {
+			http.Error(w, "mcp: "+err.Error(), http.StatusUnsupportedMediaType)
+			return
+		}
 		tier, ok := s.tierOf(r.Header)
 		if !ok {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="quiver"`)

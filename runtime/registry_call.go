@@ -96,8 +96,12 @@ type registryExecutor struct {
 
 // registryCallID is the registry call id of a tool call: unique per call
 // and the same on every retry of its activity, so the registry runs it
-// once.
-func registryCallID(meta tools.CallMeta) string { return meta.RunID + ":" + meta.ToolCallID }
+// once. Run and tool-call ids outside the registry's alphabet (a run id
+// with a '/') are hashed (registry.CallIDFor); ids inside it are kept as
+// earlier releases sent them.
+func registryCallID(meta tools.CallMeta) string {
+	return registry.CallIDFor(meta.RunID, meta.ToolCallID)
+}
 
 // Execute implements ToolExecutor.
 func (e *registryExecutor) Execute(ctx context.Context, call *ToolCall) (*planner.ToolResult, error) {

@@ -133,16 +133,12 @@ func (e *PayloadError) Has(k PayloadProblemKind) bool {
 // Properties the schema does not declare are left to the schema, which
 // refuses them when it is closed (additionalProperties: false).
 func CanonicalPayload(spec ToolSpec, payload []byte, limits PayloadLimits) (json.RawMessage, error) {
-	limits = limits.WithDefaults()
-	if err := BoundPayload(spec.Name, payload, limits); err != nil {
-		return nil, err
-	}
 	if len(strings.TrimSpace(string(payload))) == 0 {
 		payload = []byte("{}")
 	}
-	v, prob := parseStrict(payload)
-	if prob != nil {
-		return nil, payloadErr(spec.Name, *prob)
+	v, err := parseBounded(spec.Name, payload, limits)
+	if err != nil {
+		return nil, err
 	}
 	obj, ok := v.(map[string]any)
 	if !ok {
@@ -152,6 +148,34 @@ func CanonicalPayload(spec ToolSpec, payload []byte, limits PayloadLimits) (json
 		return nil, &PayloadError{Tool: spec.Name, Problems: probs}
 	}
 	return marshalVerbatim(obj)
+}
+
+// CanonicalJSON returns the canonical encoding of one JSON value — the
+// form CanonicalPayload gives payloads — without reading any contract:
+// compact, object keys sorted, strings re-escaped, numbers exactly as
+// written. It refuses what CanonicalPayload refuses before it reads the
+// contract (limits, syntax, invalid UTF-8, a key named twice in one
+// object), as a *PayloadError naming tool. The registry digests call
+// payloads with it, before it knows which contract a retry was made under.
+func CanonicalJSON(tool Ident, data []byte, limits PayloadLimits) (json.RawMessage, error) {
+	v, err := parseBounded(tool, data, limits)
+	if err != nil {
+		return nil, err
+	}
+	return marshalVerbatim(v)
+}
+
+// parseBounded checks data against limits, then parses it strictly.
+func parseBounded(tool Ident, data []byte, limits PayloadLimits) (any, error) {
+	limits = limits.WithDefaults()
+	if err := BoundPayload(tool, data, limits); err != nil {
+		return nil, err
+	}
+	v, prob := parseStrict(data)
+	if prob != nil {
+		return nil, payloadErr(tool, *prob)
+	}
+	return v, nil
 }
 
 // BoundPayload checks payload against limits without parsing it: its size,

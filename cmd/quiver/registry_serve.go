@@ -7,7 +7,6 @@ import (
 	"io"
 	"log/slog"
 	"net"
-	"net/http"
 	"os"
 	"os/signal"
 	"strings"
@@ -17,18 +16,13 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/quiver-go/quiver/internal/boundedinput"
+	"github.com/quiver-go/quiver/internal/httpguard"
 	"github.com/quiver-go/quiver/registry/server"
 	"github.com/quiver-go/quiver/registry/stores"
 )
 
-// Timeouts of quiver registry serve's HTTP server. There is no write
-// timeout: provider streams last as long as their lease.
-const (
-	readHeaderTimeout = 10 * time.Second
-	idleTimeout       = 2 * time.Minute
-	// shutdownTimeout bounds how long a stop waits for requests in flight.
-	shutdownTimeout = 10 * time.Second
-)
+// shutdownTimeout bounds how long a stop waits for requests in flight.
+const shutdownTimeout = 10 * time.Second
 
 // serveOptions are the flags of quiver registry serve.
 type serveOptions struct {
@@ -39,13 +33,14 @@ type serveOptions struct {
 	leaseTTL  time.Duration
 	retention time.Duration
 	store     storeFlags
+	tls       tlsFlags
 }
 
 // newRegistryServeCommand returns quiver registry serve.
 func newRegistryServeCommand() *cobra.Command {
 	var opts serveOptions
 	cmd := &cobra.Command{
-		Use:   "serve [--addr HOST:PORT] [--data DIR] [--keys FILE] [--store embedded|redis --redis-url URL] [--max-body SIZE] [--lease-ttl D] [--retention D]",
+		Use:   "serve [--addr HOST:PORT] [--data DIR] [--keys FILE] [--tls-cert FILE --tls-key FILE | --insecure-http] [--store embedded|redis --redis-url URL] [--max-body SIZE] [--lease-ttl D] [--retention D]",
 		Short: "Run a tool registry node",
 		Long: `Run a tool registry on --addr: the API under /v1, its OpenAPI document at
 /openapi.json and the probes /healthz and /readyz. Its state is kept in an
@@ -62,7 +57,13 @@ $QUIVER_REDIS_URL.
 or "admin", "toolsets": ["records.*"]}]}, a provider key listing the globs
 of the toolsets it may publish. Without --keys every request is served as
 admin, so the registry starts only on a loopback address (127.0.0.1, ::1,
-localhost).
+localhost), and answers only requests naming it (Host), sent by programs
+rather than web pages (Origin) with application/json bodies. Keys are
+checked before a request's body is read.
+
+--tls-cert FILE --tls-key FILE serve HTTPS. A non-loopback --addr needs
+them, so that keys never cross the network in clear, unless
+--insecure-http says a proxy in front terminates TLS.
 
 A banner on stdout says where it listens; then the registry logs one line
 per provider event on stderr. SIGINT (Ctrl-C) or SIGTERM stops it
@@ -93,6 +94,7 @@ records are kept for retries to read.`,
 	f.DurationVar(&opts.leaseTTL, "lease-ttl", server.DefaultLeaseTTL, "how long a provider's lease lasts without renewal, at least 1s")
 	f.DurationVar(&opts.retention, "retention", server.DefaultRetention, "how long settled call records are kept")
 	opts.store.addFlags(cmd)
+	opts.tls.addFlags(cmd)
 	return cmd
 }
 
@@ -104,6 +106,9 @@ func (o *serveOptions) check() (int64, error) {
 	}
 	if o.keys == "" && !loopbackHost(host) {
 		return 0, usagef("--addr %s is not a loopback address and there is no --keys: pass --keys FILE, so that only holders of its keys reach the registry, or listen on loopback (--addr %s)", o.addr, defaultRegistryAddr)
+	}
+	if err := o.tls.check(host); err != nil {
+		return 0, err
 	}
 	maxBody, err := boundedinput.ParseSize(o.maxBody)
 	if err != nil {
@@ -123,13 +128,7 @@ func (o *serveOptions) check() (int64, error) {
 
 // loopbackHost reports whether host names the loopback interface:
 // localhost or a loopback IP. An empty host (all interfaces) does not.
-func loopbackHost(host string) bool {
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
-}
+func loopbackHost(host string) bool { return httpguard.LoopbackHost(host) }
 
 // runServe runs the registry until ctx ends or a signal stops it.
 func runServe(ctx context.Context, stdout, stderr io.Writer, opts serveOptions, maxBody int64) (err error) {
@@ -180,14 +179,12 @@ func runServe(ctx context.Context, stdout, stderr io.Writer, opts serveOptions, 
 		return err
 	}
 	defer svc.Close()
-	hs := &http.Server{
-		Handler:           svc.Handler(),
-		ReadHeaderTimeout: readHeaderTimeout,
-		IdleTimeout:       idleTimeout,
-		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	hs := server.HTTPServer(svc.Handler(), log)
+	if err := opts.tls.configure(hs); err != nil {
+		return err
 	}
 
-	url := "http://" + ln.Addr().String()
+	url := opts.tls.scheme() + "://" + ln.Addr().String()
 	access := "open (loopback only, no --keys)"
 	if keys != nil {
 		access = opts.keys
@@ -202,7 +199,7 @@ func runServe(ctx context.Context, stdout, stderr io.Writer, opts serveOptions, 
 	fmt.Fprintf(stdout, "Serving until Ctrl-C (SIGINT) or SIGTERM.\n")
 
 	served := make(chan error, 1)
-	go func() { served <- hs.Serve(ln) }()
+	go func() { served <- opts.tls.serve(hs, ln) }()
 	sctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	select {

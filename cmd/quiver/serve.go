@@ -36,13 +36,14 @@ type quickServeOptions struct {
 	keys      string
 	exposeAll bool
 	stdio     bool
+	tls       tlsFlags
 }
 
 // newServeCommand returns quiver serve.
 func newServeCommand() *cobra.Command {
 	var opts quickServeOptions
 	cmd := &cobra.Command{
-		Use:   "serve [--addr HOST:PORT] [--data DIR] [--keys FILE] [--expose-all] [--stdio]",
+		Use:   "serve [--addr HOST:PORT] [--data DIR] [--keys FILE] [--tls-cert FILE --tls-key FILE | --insecure-http] [--expose-all] [--stdio]",
 		Short: "Serve the example toolsets to MCP clients, through a registry",
 		Long: `Start a tool registry (its embedded store in the data folder --data DIR,
 created if missing), publish the records example's workspace toolset to it
@@ -59,7 +60,15 @@ a person's confirmation are refused: MCP cannot ask.
 tiers at or above its declared exposure (read_only ⊂ staging ⊂ full):
 {"clients": [{"name": "ide", "key": "<secret>", "tier": "read_only"}]}.
 Without --keys every client gets the full tier, so quiver serve listens only
-on a loopback address.
+on a loopback address, and answers only requests naming it (Host) sent by
+programs rather than web pages (Origin). --tls-cert FILE --tls-key FILE
+serve the MCP endpoint over HTTPS; a non-loopback --addr needs them, unless
+--insecure-http says a proxy in front terminates TLS.
+
+The registry listens on a free loopback port with API keys generated at
+every start: the admin and provider keys are written, readable by you only,
+to registry-admin.key and registry-provider.key in the data folder (the
+banner names them; the keys themselves are never printed).
 
 --stdio serves one client over standard input and output instead (the
 banner goes to standard error), as Claude Desktop starts a local server.
@@ -80,6 +89,7 @@ SIGINT (Ctrl-C) or SIGTERM stops it.`,
 	f.StringVar(&opts.keys, "keys", "", "client credentials `FILE`; without it every client gets the full tier, on loopback only")
 	f.BoolVar(&opts.exposeAll, "expose-all", false, "list every tool in a client's scope at once, for clients that cannot search")
 	f.BoolVar(&opts.stdio, "stdio", false, "serve one client over standard input and output")
+	opts.tls.addFlags(cmd)
 	return cmd
 }
 
@@ -92,7 +102,10 @@ func (o *quickServeOptions) check() error {
 	if o.keys == "" && !o.stdio && !loopbackHost(host) {
 		return usagef("--addr %s is not a loopback address and there is no --keys: pass --keys FILE, so that only holders of its credentials reach the tools, or listen on loopback (--addr %s)", o.addr, defaultServeAddr)
 	}
-	return nil
+	if o.stdio {
+		return nil
+	}
+	return o.tls.check(host)
 }
 
 // runQuickServe runs the registry, the provider and the MCP server until
@@ -115,18 +128,22 @@ func runQuickServe(ctx context.Context, stdin io.Reader, stdout, stderr io.Write
 	}
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 
-	reg, err := startEmbeddedRegistry(ctx, dir, log)
+	keys, err := newRegistryKeys(dir)
+	if err != nil {
+		return err
+	}
+	reg, err := startEmbeddedRegistry(ctx, dir, keys, log)
 	if err != nil {
 		return err
 	}
 	defer reg.close()
-	pub, err := publishWorkspace(ctx, reg.client, log)
+	pub, err := publishWorkspace(ctx, reg.provider, reg.consumer, log)
 	if err != nil {
 		return err
 	}
 	defer pub.stop()
 
-	cfg := mcp.Config{Name: "quiver", Version: version(), Source: mcp.Registry(reg.client), Credentials: creds, ExposeAll: opts.exposeAll, Logger: log,
+	cfg := mcp.Config{Name: "quiver", Version: version(), Source: mcp.Registry(reg.consumer), Credentials: creds, ExposeAll: opts.exposeAll, Logger: log,
 		SessionTimeout: serveSessionTimeout}
 	if len(creds) == 0 {
 		cfg.Anonymous = tools.ExposureFull
@@ -146,7 +163,7 @@ func runQuickServe(ctx context.Context, stdin io.Reader, stdout, stderr io.Write
 	}
 
 	if opts.stdio {
-		printServeBanner(banner, "", reg.url, dir, pub, opts, creds)
+		printServeBanner(banner, "", reg, dir, pub, opts, creds)
 		return ms.ServeStdio(ctx, stdin, stdout)
 	}
 	ln, err := net.Listen("tcp", opts.addr)
@@ -162,10 +179,13 @@ func runQuickServe(ctx context.Context, stdin io.Reader, stdout, stderr io.Write
 	}
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", ms.Handler())
-	hs := &http.Server{Handler: mux, ReadHeaderTimeout: readHeaderTimeout, IdleTimeout: idleTimeout, ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
+	hs := server.HTTPServer(mux, log)
+	if err := opts.tls.configure(hs); err != nil {
+		return err
+	}
 	served := make(chan error, 1)
-	go func() { served <- hs.Serve(ln) }()
-	printServeBanner(banner, "http://"+ln.Addr().String()+"/mcp", reg.url, dir, pub, opts, creds)
+	go func() { served <- opts.tls.serve(hs, ln) }()
+	printServeBanner(banner, opts.tls.scheme()+"://"+ln.Addr().String()+"/mcp", reg, dir, pub, opts, creds)
 	select {
 	case err := <-served:
 		return fmt.Errorf("serve on %s: %w", ln.Addr(), err)
@@ -197,21 +217,23 @@ func anonymousStdioTier(creds map[string]tools.Exposure) tools.Exposure {
 }
 
 // embeddedRegistry is a registry node on the embedded store, served on a
-// free loopback port: the MCP server and the provider reach it there.
+// free loopback port with generated keys: the MCP server (a consumer) and
+// the provider (a provider) reach it there, each with its own key.
 type embeddedRegistry struct {
-	url    string
-	client *registry.Client
-	svc    *server.Service
-	http   *http.Server
-	node   *stores.Node
+	url                string
+	keys               *registryKeys
+	provider, consumer *registry.Client
+	svc                *server.Service
+	http               *http.Server
+	node               *stores.Node
 }
 
-func startEmbeddedRegistry(ctx context.Context, dir string, log *slog.Logger) (*embeddedRegistry, error) {
+func startEmbeddedRegistry(ctx context.Context, dir string, keys *registryKeys, log *slog.Logger) (*embeddedRegistry, error) {
 	node, err := stores.Open(ctx, stores.Config{Kind: stores.Embedded, Dir: dir})
 	if err != nil {
 		return nil, err
 	}
-	svc, err := server.New(ctx, server.Config{Store: node.Store, Bus: node.Bus, Logger: log})
+	svc, err := server.New(ctx, server.Config{Store: node.Store, Bus: node.Bus, Keys: keys.keys, Logger: log})
 	if err != nil {
 		node.Close()
 		return nil, err
@@ -222,10 +244,12 @@ func startEmbeddedRegistry(ctx context.Context, dir string, log *slog.Logger) (*
 		node.Close()
 		return nil, err
 	}
-	r := &embeddedRegistry{url: "http://" + ln.Addr().String(), svc: svc, node: node,
-		http: &http.Server{Handler: svc.Handler(), ReadHeaderTimeout: readHeaderTimeout, IdleTimeout: idleTimeout, ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}}
+	r := &embeddedRegistry{url: "http://" + ln.Addr().String(), keys: keys, svc: svc, node: node, http: server.HTTPServer(svc.Handler(), log)}
 	go func() { _ = r.http.Serve(ln) }()
-	if r.client, err = registry.NewClient(r.url); err != nil {
+	if r.provider, err = registry.NewClient(r.url, registry.WithAPIKey(keys.provider)); err == nil {
+		r.consumer, err = registry.NewClient(r.url, registry.WithAPIKey(keys.consumer))
+	}
+	if err != nil {
 		r.close()
 		return nil, err
 	}

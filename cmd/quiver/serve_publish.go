@@ -34,9 +34,10 @@ func (p *publication) stop() {
 }
 
 // publishWorkspace publishes the records example's workspace toolset — its
-// generated declaration, executed by the in-memory demo workspace — and
-// waits until the registry routes calls to it.
-func publishWorkspace(ctx context.Context, c *registry.Client, log *slog.Logger) (*publication, error) {
+// generated declaration, executed by the in-memory demo workspace —
+// through provider (a provider key), and waits until the registry routes
+// calls to it, reading the listing through consumer (a consumer key).
+func publishWorkspace(ctx context.Context, provider, consumer *registry.Client, log *slog.Logger) (*publication, error) {
 	decl, err := catalogs.WorkspaceToolset()
 	if err != nil {
 		return nil, err
@@ -52,7 +53,7 @@ func publishWorkspace(ctx context.Context, c *registry.Client, log *slog.Logger)
 	pctx, cancel := context.WithCancel(context.Background())
 	p := &publication{toolset: decl.Name, tools: len(decl.Tools), cancel: cancel, done: make(chan error, 1)}
 	go func() {
-		p.done <- registry.Serve(pctx, c, registry.Registration{Toolset: decl, Revision: revision, Provider: "quiver serve", Logger: log}, workspacedemo.New())
+		p.done <- registry.Serve(pctx, provider, registry.Registration{Toolset: decl, Revision: revision, Provider: "quiver serve", Logger: log}, workspacedemo.New())
 	}()
 	// The provider's own end (Serve returned) cuts the wait short.
 	wctx, cancelWait := context.WithTimeout(ctx, 10*time.Second)
@@ -65,7 +66,7 @@ func publishWorkspace(ctx context.Context, c *registry.Client, log *slog.Logger)
 		case <-wctx.Done():
 		}
 	}()
-	if err := c.WaitServed(wctx, decl.Name, revision); err != nil {
+	if err := consumer.WaitServed(wctx, decl.Name, revision); err != nil {
 		p.stop()
 		return nil, fmt.Errorf("publish toolset %s: %w", decl.Name, err)
 	}
@@ -124,15 +125,17 @@ func readClientKeys(path string) (map[string]tools.Exposure, error) {
 	return out, nil
 }
 
-// printServeBanner says where everything is and how to connect.
-func printServeBanner(w io.Writer, mcpURL, registryURL, dir string, p *publication, opts quickServeOptions, creds map[string]tools.Exposure) {
+// printServeBanner says where everything is and how to connect. It names
+// the key files, never a key.
+func printServeBanner(w io.Writer, mcpURL string, reg *embeddedRegistry, dir string, p *publication, opts quickServeOptions, creds map[string]tools.Exposure) {
 	if mcpURL != "" {
 		fmt.Fprintf(w, "mcp       %s\n", mcpURL)
 	} else {
 		fmt.Fprintf(w, "mcp       stdio (this process's standard input and output)\n")
 	}
-	fmt.Fprintf(w, "registry  %s\n", registryURL)
-	fmt.Fprintf(w, "openapi   %s/openapi.json\n", registryURL)
+	fmt.Fprintf(w, "registry  %s (API keys required)\n", reg.url)
+	fmt.Fprintf(w, "openapi   %s/openapi.json\n", reg.url)
+	fmt.Fprintf(w, "keys      %s (admin), %s (provider): new at every start, readable by you only\n", reg.keys.adminFile, reg.keys.providerFile)
 	fmt.Fprintf(w, "data      %s\n", dir)
 	fmt.Fprintf(w, "toolset   %s (%d tools, the records example), published by a provider in this process\n", p.toolset, p.tools)
 	switch {
@@ -141,11 +144,18 @@ func printServeBanner(w io.Writer, mcpURL, registryURL, dir string, p *publicati
 	default:
 		fmt.Fprintf(w, "clients   anyone on this machine, full tier (no --keys)\n")
 	}
+	fmt.Fprintf(w, "\nConnect:\n")
 	if mcpURL != "" {
-		fmt.Fprintf(w, "\nConnect:\n")
-		fmt.Fprintf(w, "  MCP Inspector   npx @modelcontextprotocol/inspector --cli %s --transport http --method tools/list\n", mcpURL)
+		auth := ""
+		if len(creds) > 0 {
+			auth = fmt.Sprintf(" (with one of %s's keys: Authorization: Bearer <key>)", opts.keys)
+		}
+		fmt.Fprintf(w, "  MCP Inspector   npx @modelcontextprotocol/inspector --cli %s --transport http --method tools/list%s\n", mcpURL, auth)
 		fmt.Fprintf(w, "  Claude Desktop  add to claude_desktop_config.json: {\"mcpServers\": {\"quiver\": {\"command\": \"quiver\", \"args\": [\"serve\", \"--stdio\"]}}}\n")
-		fmt.Fprintf(w, "  docs            docs/mcp.md\n")
+	}
+	fmt.Fprintf(w, "  registry        quiver registry ls --registry %s --key \"$(cat %s)\"\n", reg.url, reg.keys.adminFile)
+	fmt.Fprintf(w, "  docs            docs/mcp.md\n")
+	if mcpURL != "" {
 		fmt.Fprintf(w, "Serving until Ctrl-C (SIGINT) or SIGTERM.\n")
 	}
 }

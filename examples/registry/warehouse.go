@@ -56,7 +56,7 @@ func startRegistry(ctx context.Context) (*company, error) {
 		os.RemoveAll(dir)
 		return nil, err
 	}
-	c := &company{svc: svc, node: node, dir: dir, http: &http.Server{Handler: svc.Handler(), ReadHeaderTimeout: 10 * time.Second}}
+	c := &company{svc: svc, node: node, dir: dir, http: server.HTTPServer(svc.Handler(), quiet)}
 	go func() { _ = c.http.Serve(l) }()
 	// The generated client carries the design's settings (timeout, retry,
 	// cache TTL); WithBaseURL points it at this process's registry instead

@@ -54,11 +54,15 @@ type Options struct {
 	// Keys configures API keys; nil serves everyone as admin.
 	Keys *server.Keys
 	// LeaseTTL defaults to 2s here, so lease tests stay short.
-	LeaseTTL       time.Duration
-	MaxBodyBytes   int64
-	MaxQueue       int
-	PublishedGrace time.Duration
-	PingInterval   time.Duration
+	LeaseTTL        time.Duration
+	MaxBodyBytes    int64
+	MaxPayloadBytes int64
+	// BodyTimeout and MaxReadingBodies take the server's defaults when zero.
+	BodyTimeout      time.Duration
+	MaxReadingBodies int
+	MaxQueue         int
+	PublishedGrace   time.Duration
+	PingInterval     time.Duration
 }
 
 // Start runs a registry until the test ends.
@@ -74,10 +78,12 @@ func Start(t testing.TB, o Options) *Registry {
 	if err != nil {
 		t.Fatal(err)
 	}
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	svc, err := server.New(context.Background(), server.Config{
-		Store: st, Bus: bus, Keys: o.Keys, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
-		LeaseTTL: o.LeaseTTL, MaxBodyBytes: o.MaxBodyBytes, MaxQueue: o.MaxQueue,
+		Store: st, Bus: bus, Keys: o.Keys, Logger: log,
+		LeaseTTL: o.LeaseTTL, MaxBodyBytes: o.MaxBodyBytes, MaxPayloadBytes: o.MaxPayloadBytes, MaxQueue: o.MaxQueue,
 		PublishedGrace: o.PublishedGrace, PingInterval: o.PingInterval,
+		BodyTimeout: o.BodyTimeout, MaxReadingBodies: o.MaxReadingBodies,
 	})
 	if err != nil {
 		st.Close()
@@ -87,6 +93,7 @@ func Start(t testing.TB, o Options) *Registry {
 		t.Fatal(err)
 	}
 	hs := httptest.NewUnstartedServer(svc.Handler())
+	hs.Config = server.HTTPServer(svc.Handler(), log)
 	if o.Addr != "" {
 		l, err := net.Listen("tcp", o.Addr)
 		if err != nil {

@@ -18,6 +18,7 @@ import (
 
 	"github.com/quiver-go/quiver/registry"
 	gen "github.com/quiver-go/quiver/registry/gen/registry"
+	"github.com/quiver-go/quiver/registry/server"
 	"github.com/quiver-go/quiver/registry/stores"
 )
 
@@ -255,7 +256,7 @@ func serveHTTP(h http.Handler, log *slog.Logger) (url string, stop func(), err e
 	if err != nil {
 		return "", nil, fmt.Errorf("bench: listen: %w", err)
 	}
-	hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
+	hs := server.HTTPServer(h, log)
 	done := make(chan struct{})
 	go func() {
 		defer close(done)

@@ -325,7 +325,10 @@ func callMethods() {
 			Attribute("payload", Any, "The tool's payload.")
 			Attribute("token", String, "The registration token from ResolveToolset.")
 			Attribute("run_id", String, "The consumer's run.")
-			Attribute("call_id", String, "The call's id: unique per call, the same on every retry.", func() { MinLength(1); MaxLength(256) })
+			// The id's rule (registry.CallIDRule) is checked by the service,
+			// whose error quotes at most 64 bytes of a refused id; Goa's
+			// length errors would quote all of it.
+			Attribute("call_id", String, "The call's id: unique per call, the same on every retry. 1 to 256 of A-Z a-z 0-9 . _ : -, starting with a letter or digit.")
 			Attribute("timeout_ms", Int, "How long to wait for the outcome, in milliseconds.", func() {
 				Default(30000)
 				Minimum(1)

@@ -69,6 +69,9 @@ func badDo(t *testing.T, base string, c badCase) (int, http.Header, []byte) {
 	if c.auth != "" {
 		req.Header.Set("Authorization", c.auth)
 	}
+	if c.body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
 	if c.header[0] != "" {
 		req.Header.Set(c.header[0], c.header[1])
 	}
@@ -146,7 +149,7 @@ func badRegistration(t testing.TB, decl contract.ToolsetDeclaration, revision, f
 
 func TestBadInputOnEveryEndpoint(t *testing.T) {
 	const limit = 4 << 10
-	r := registrytest.Start(t, registrytest.Options{MaxBodyBytes: limit, LeaseTTL: time.Minute})
+	r := registrytest.Start(t, registrytest.Options{MaxBodyBytes: limit, MaxPayloadBytes: limit, LeaseTTL: time.Minute})
 	c := r.Client(t, "")
 	registrytest.Serve(t, c, registry.Registration{Toolset: registrytest.Echo("echo"), Revision: "r1"}, registrytest.NewCounter())
 	ts := registrytest.WaitProviders(t, c, "echo", 1)
@@ -175,6 +178,8 @@ func TestBadInputOnEveryEndpoint(t *testing.T) {
 	unknownField := strings.Replace(badRegistration(t, registrytest.Echo("extra"), "r1", "", ""), `"name":"extra"`, `"name":"extra","owner":"me"`, 1)
 	fp, _ := contract.Fingerprint(echoDecl)
 	huge := strings.Repeat("a", 2*limit)
+	// A call's body may hold 64 KiB more than its payload.
+	hugeCall := strings.Repeat("a", 2*limit+64<<10)
 	call := func(fields string) string {
 		return `{"toolset":"echo","tool":"echo","payload":{"text":"x"},"token":"` + ts.Token + `","call_id":"bad-1","timeout_ms":1000` + fields + `}`
 	}
@@ -185,7 +190,7 @@ func TestBadInputOnEveryEndpoint(t *testing.T) {
 		{name: "register: malformed JSON", method: "POST", path: "/v1/registrations", body: `{"kind":`, status: 400, errName: "bad_request", phrase: "unexpected EOF"},
 		{name: "register: not JSON", method: "POST", path: "/v1/registrations", body: `kind=tool_schemas`, status: 400, errName: "bad_request", phrase: "invalid character"},
 		{name: "register: empty body", method: "POST", path: "/v1/registrations", status: 400, errName: "bad_request", phrase: "missing required payload"},
-		{name: "register: an array", method: "POST", path: "/v1/registrations", body: `[]`, status: 400, errName: "bad_request", phrase: "cannot unmarshal array"},
+		{name: "register: an array", method: "POST", path: "/v1/registrations", body: `[]`, status: 400, errName: "bad_request", phrase: "must be a JSON object, not an array"},
 		{name: "register: wrong type", method: "POST", path: "/v1/registrations", body: `{"kind":5}`, status: 400, errName: "bad_request", phrase: "kind"},
 		{name: "register: wrong type of max_in_flight", method: "POST", path: "/v1/registrations", body: badRegistration(t, echoDecl, "r1", "", `,"max_in_flight":1.5`), status: 400, errName: "bad_request", phrase: "max_in_flight"},
 		{name: "register: unknown field", method: "POST", path: "/v1/registrations", body: badRegistration(t, echoDecl, "r1", "", `,"priority":1`), status: 400, errName: "bad_request", phrase: `unknown field "priority"`},
@@ -214,7 +219,7 @@ func TestBadInputOnEveryEndpoint(t *testing.T) {
 		{name: "renew: unknown lease", method: "POST", path: "/v1/leases/lease_nope/renew", status: 410, errName: "lease_expired", phrase: `lease "lease_nope" ended`},
 		{name: "renew: oversize body", method: "POST", path: "/v1/leases/lease_nope/renew", body: huge, status: 413, errName: "payload_too_large", phrase: "over the registry's limit"},
 		{name: "drain: unknown lease", method: "POST", path: "/v1/leases/lease_nope/drain", status: 410, errName: "lease_expired", phrase: `lease "lease_nope" ended`},
-		{name: "drain: a lease id of odd bytes", method: "POST", path: "/v1/leases/%00%FF%20x/drain", status: 410, errName: "lease_expired", phrase: "ended"},
+		{name: "drain: a lease id of odd bytes", method: "POST", path: "/v1/leases/%00%FF%20x/drain", status: 400, errName: "bad_request", phrase: "control character"},
 		{name: "release: unknown lease is released already", method: "DELETE", path: "/v1/leases/lease_nope", status: 204},
 		{name: "unregister: unknown toolset", method: "DELETE", path: "/v1/toolsets/nope", status: 404, errName: "not_found", phrase: `no toolset "nope"`},
 		{name: "calls: unknown lease", method: "GET", path: "/v1/leases/lease_nope/calls", status: 410, errName: "lease_expired", phrase: `lease "lease_nope" ended`},
@@ -234,7 +239,7 @@ func TestBadInputOnEveryEndpoint(t *testing.T) {
 		{name: "list_toolsets: unknown tag lists nothing", method: "GET", path: "/v1/toolsets?tag=%00nope", status: 200},
 		{name: "list_toolsets: odd If-None-Match lists everything", method: "GET", path: "/v1/toolsets", header: [2]string{"If-None-Match", `W/"x", *`}, status: 200},
 		{name: "get_toolset: unknown toolset", method: "GET", path: "/v1/toolsets/nope", status: 404, errName: "unknown_toolset", phrase: `no toolset "nope"`},
-		{name: "get_toolset: escaped slash", method: "GET", path: "/v1/toolsets/a%2Fb", status: 404, errName: "unknown_toolset", phrase: `no toolset "a/b"`},
+		{name: "get_toolset: escaped slash", method: "GET", path: "/v1/toolsets/a%2Fb", status: 400, errName: "bad_request", phrase: `holds '/'`},
 		{name: "search: no query", method: "GET", path: "/v1/search", status: 400, errName: "bad_request", phrase: `"q" is missing`},
 		{name: "search: limit not a number", method: "GET", path: "/v1/search?q=echo&limit=ten", status: 400, errName: "bad_request", phrase: `invalid value "ten" for "limit"`},
 		{name: "search: limit 0", method: "GET", path: "/v1/search?q=echo&limit=0", status: 400, errName: "bad_request", phrase: "limit must be greater or equal than 1"},
@@ -263,15 +268,16 @@ func TestBadInputOnEveryEndpoint(t *testing.T) {
 		{name: "call: unknown field", method: "POST", path: "/v1/calls", body: call(`,"priority":"high"`), status: 400, errName: "bad_request", phrase: `unknown field "priority"`},
 		{name: "call: missing fields", method: "POST", path: "/v1/calls", body: `{"toolset":"echo"}`, status: 400, errName: "bad_request", phrase: `"call_id" is missing`},
 		{name: "call: null payload", method: "POST", path: "/v1/calls", body: strings.Replace(call(""), `{"text":"x"}`, "null", 1), status: 400, errName: "bad_request", phrase: `"payload" is missing`},
-		{name: "call: empty call id", method: "POST", path: "/v1/calls", body: strings.Replace(call(""), `"bad-1"`, `""`, 1), status: 400, errName: "bad_request", phrase: "body.call_id"},
-		{name: "call: call id over 256", method: "POST", path: "/v1/calls", body: strings.Replace(call(""), `"bad-1"`, `"`+strings.Repeat("i", 257)+`"`, 1), status: 400, errName: "bad_request", phrase: "body.call_id"},
+		{name: "call: empty call id", method: "POST", path: "/v1/calls", body: strings.Replace(call(""), `"bad-1"`, `""`, 1), status: 400, errName: "bad_request", phrase: `call id "" is not 1 to 256`},
+		{name: "call: call id over 256", method: "POST", path: "/v1/calls", body: strings.Replace(call(""), `"bad-1"`, `"`+strings.Repeat("i", 257)+`"`, 1), status: 400, errName: "bad_request", phrase: "(257 bytes) is not 1 to 256"},
 		{name: "call: timeout 0", method: "POST", path: "/v1/calls", body: strings.Replace(call(""), `"timeout_ms":1000`, `"timeout_ms":0`, 1), status: 400, errName: "bad_request", phrase: "body.timeout_ms"},
 		{name: "call: unknown toolset", method: "POST", path: "/v1/calls", body: strings.Replace(call(""), `"toolset":"echo"`, `"toolset":"nope"`, 1), status: 404, errName: "unknown_toolset", phrase: `no toolset "nope"`},
 		{name: "call: unknown tool", method: "POST", path: "/v1/calls", body: strings.Replace(call(""), `"tool":"echo"`, `"tool":"shout"`, 1), status: 404, errName: "unknown_tool", phrase: `has no tool "shout"; its tools: add, echo, slow`},
 		{name: "call: wrong token", method: "POST", path: "/v1/calls", body: strings.Replace(call(""), ts.Token, "qrt1_wrong", 1), status: 409, errName: "admission_conflict", phrase: "resolve the toolset again"},
 		{name: "call: invalid payload", method: "POST", path: "/v1/calls", body: strings.Replace(call(""), `{"text":"x"}`, `{"text":7,"extra":1}`, 1), status: 422, errName: "validation_error", phrase: "extra"},
-		{name: "call: oversize with Content-Length", method: "POST", path: "/v1/calls", body: strings.Replace(call(""), `"x"`, `"`+huge+`"`, 1), status: 413, errName: "payload_too_large", phrase: "over the registry's limit of 4 KiB"},
-		{name: "call: oversize chunked", method: "POST", path: "/v1/calls", body: strings.Replace(call(""), `"x"`, `"`+huge+`"`, 1), chunked: true, status: 413, errName: "payload_too_large", phrase: "over the registry's limit"},
+		{name: "call: payload over MaxPayloadBytes", method: "POST", path: "/v1/calls", body: strings.Replace(call(""), `"x"`, `"`+huge+`"`, 1), status: 422, errName: "validation_error", phrase: "the limit is 4096 bytes"},
+		{name: "call: oversize with Content-Length", method: "POST", path: "/v1/calls", body: strings.Replace(call(""), `"x"`, `"`+hugeCall+`"`, 1), status: 413, errName: "payload_too_large", phrase: "over the registry's limit of 68 KiB"},
+		{name: "call: oversize chunked", method: "POST", path: "/v1/calls", body: strings.Replace(call(""), `"x"`, `"`+hugeCall+`"`, 1), chunked: true, status: 413, errName: "payload_too_large", phrase: "over the registry's limit"},
 		// get_call
 		{name: "get_call: unknown call", method: "GET", path: "/v1/calls/nope", status: 404, errName: "not_found", phrase: `no call "nope"`},
 	}

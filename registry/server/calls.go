@@ -2,14 +2,13 @@ package server
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
 	"time"
 
+	"github.com/quiver-go/quiver/registry"
 	gen "github.com/quiver-go/quiver/registry/gen/registry"
 	"github.com/quiver-go/quiver/registry/store"
 	"github.com/quiver-go/quiver/tools"
@@ -22,14 +21,25 @@ func (s *Service) CallResolvedTool(ctx context.Context, p *gen.CallResolvedToolP
 	if err := mayConsume(ctx); err != nil {
 		return nil, err
 	}
-	raw, err := json.Marshal(p.Payload)
+	if err := registry.CheckCallID(p.CallID); err != nil {
+		return nil, gen.MakeBadRequest(err)
+	}
+	raw, err := rawAny(p.Payload)
 	if err != nil {
 		return nil, gen.MakeBadRequest(fmt.Errorf("payload: %w", err))
 	}
-	digest := requestDigest(raw)
+	limits := tools.PayloadLimits{MaxBytes: int(s.cfg.MaxPayloadBytes)}
+	// The payload as sent, duplicate keys and all: refused here, before
+	// anything is recorded, whatever the call id's history.
+	ident, _ := tools.NewIdent(p.Toolset, p.Tool) // named in messages only; checked below
+	canonicalJSON, err := tools.CanonicalJSON(ident, raw, limits)
+	if err != nil {
+		return nil, gen.MakeValidationError(err)
+	}
+	digest := requestDigest(canonicalJSON)
 	// A retry returns the recorded call, whatever changed since.
 	if prev, err := s.store.GetCall(ctx, p.CallID); err == nil {
-		if prev.Toolset != p.Toolset || prev.Tool != p.Tool || prev.Digest != digest {
+		if prev.Toolset != p.Toolset || prev.Tool != p.Tool || !sameRequest(prev.Digest, digest, raw) {
 			return nil, gen.MakeCallIDConflict(fmt.Errorf("call id %q was used by a call to %s.%s with another payload: use a new call id for a new call", p.CallID, prev.Toolset, prev.Tool))
 		}
 		if prev.State == store.CallAccepted && time.Since(prev.AcceptedAt) > retryOfferAfter {
@@ -55,7 +65,7 @@ func (s *Service) CallResolvedTool(ctx context.Context, p *gen.CallResolvedToolP
 	if p.Token != reg.reg.Token {
 		return nil, admissionConflict(p.Toolset, reg.reg.Revision)
 	}
-	canonical, err := tools.CanonicalPayload(spec, raw, tools.PayloadLimits{MaxBytes: int(s.cfg.MaxBodyBytes)})
+	canonical, err := tools.CanonicalPayload(spec, raw, limits)
 	if err != nil {
 		return nil, gen.MakeValidationError(err)
 	}
@@ -216,7 +226,7 @@ func (s *Service) PostResult(ctx context.Context, p *gen.PostResultPayload) (*ge
 	case p.Error != nil:
 		set.Outcome, set.Error = store.OutcomeToolError, *p.Error
 	default:
-		raw, err := json.Marshal(p.Result)
+		raw, err := rawAny(p.Result)
 		if err != nil {
 			return nil, gen.MakeBadRequest(fmt.Errorf("result: %w", err))
 		}
@@ -275,14 +285,6 @@ func admissionConflict(toolset, revision string) error {
 
 func unavailable(err error) error {
 	return gen.MakeUnavailable(fmt.Errorf("the registry's store failed: %w; retry with the same call id", err))
-}
-
-// requestDigest identifies a call's payload for idempotency: the SHA-256
-// of its compact JSON with sorted keys and numbers as written (the decoder
-// keeps numbers as text).
-func requestDigest(raw []byte) string {
-	sum := sha256.Sum256(raw)
-	return "sha256:" + hex.EncodeToString(sum[:])
 }
 
 // rawJSON passes JSON through a Goa "Any" attribute unchanged.

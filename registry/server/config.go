@@ -22,8 +22,24 @@ type Config struct {
 	Keys *Keys
 	// Logger receives one line per provider event; slog.Default() when nil.
 	Logger *slog.Logger
-	// MaxBodyBytes bounds a request body (413 above it). Default 4 MiB.
+	// MaxBodyBytes bounds the body of a registration or a posted result
+	// (413 above it). Default 4 MiB.
 	MaxBodyBytes int64
+	// MaxPayloadBytes bounds a call's payload, the arguments of one tool
+	// call (a call's body may hold 64 KiB more for its envelope); a larger
+	// payload is refused as validation_error, or 413 when the body is over
+	// the bound. Default 2 MiB: twice what the runtime lets a model write
+	// for one call, leaving room for injected fields.
+	MaxPayloadBytes int64
+	// BodyTimeout bounds how long a request's body may take to arrive,
+	// from the request's headers on (408 after it). It bounds the body
+	// only: provider streams and calls waiting for their outcome last
+	// longer. Default 30s.
+	BodyTimeout time.Duration
+	// MaxReadingBodies bounds how many request bodies are read at once;
+	// a request arriving when as many are being read is answered 429
+	// overloaded with Retry-After. Default 64.
+	MaxReadingBodies int
 	// LeaseTTL is how long a lease lasts without renewal. Default 15s.
 	LeaseTTL time.Duration
 	// Retention is how long settled call records are kept, so that a retry
@@ -44,6 +60,9 @@ type Config struct {
 // Defaults.
 const (
 	DefaultMaxBodyBytes   = 4 << 20
+	DefaultMaxPayload     = 2 << 20
+	DefaultBodyTimeout    = 30 * time.Second
+	DefaultMaxReading     = 64
 	DefaultLeaseTTL       = 15 * time.Second
 	DefaultRetention      = 24 * time.Hour
 	DefaultMaxQueue       = 10000
@@ -72,17 +91,24 @@ func (c Config) withDefaults() (Config, error) {
 		set(&c.Retention, DefaultRetention, "Retention"),
 		set(&c.PublishedGrace, DefaultPublishedGrace, "PublishedGrace"),
 		set(&c.PingInterval, DefaultPingInterval, "PingInterval"),
+		set(&c.BodyTimeout, DefaultBodyTimeout, "BodyTimeout"),
 	); err != nil {
 		return c, err
 	}
 	if c.MaxBodyBytes == 0 {
 		c.MaxBodyBytes = DefaultMaxBodyBytes
 	}
+	if c.MaxPayloadBytes == 0 {
+		c.MaxPayloadBytes = DefaultMaxPayload
+	}
 	if c.MaxQueue == 0 {
 		c.MaxQueue = DefaultMaxQueue
 	}
-	if c.MaxBodyBytes < 0 || c.MaxQueue < 0 {
-		return c, errors.New("registry: MaxBodyBytes and MaxQueue must be positive")
+	if c.MaxReadingBodies == 0 {
+		c.MaxReadingBodies = DefaultMaxReading
+	}
+	if c.MaxBodyBytes < 0 || c.MaxPayloadBytes < 0 || c.MaxQueue < 0 || c.MaxReadingBodies < 0 {
+		return c, errors.New("registry: MaxBodyBytes, MaxPayloadBytes, MaxQueue and MaxReadingBodies must be positive")
 	}
 	return c, nil
 }

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	_ "embed"
 	"encoding/json"
@@ -8,8 +9,11 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strings"
 	"sync"
 
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 	goahttp "goa.design/goa/v3/http"
 
 	"github.com/quiver-go/quiver/internal/boundedinput"
@@ -35,12 +39,17 @@ func (s *Service) Handler() http.Handler {
 	})
 	mux.Handle(http.MethodGet, "/readyz", func(w http.ResponseWriter, r *http.Request) {
 		if err := s.Ready(r.Context()); err != nil {
-			http.Error(w, err.Error(), http.StatusServiceUnavailable)
+			// What failed (a store's address, say) is for an admin key only.
+			msg := "not ready"
+			if p, ok := r.Context().Value(principalKey{}).(Principal); ok && p.Role == RoleAdmin {
+				msg = err.Error()
+			}
+			http.Error(w, msg, http.StatusServiceUnavailable)
 			return
 		}
 		_, _ = io.WriteString(w, "ready\n")
 	})
-	return limitBody(s.cfg.MaxBodyBytes, mux)
+	return s.frontDoor(trackWrites(mux))
 }
 
 //go:generate cp ../gen/http/openapi3.json openapi3.json
@@ -54,12 +63,6 @@ func OpenAPI() []byte { return openapi }
 func (s *Service) errorHandler(ctx context.Context, _ http.ResponseWriter, err error) {
 	s.log.Error("registry: writing a response failed", "err", err)
 }
-
-// bodyState is shared between the body limiter and the error formatter:
-// a decode error caused by the limit is answered 413, not 400.
-type bodyState struct{ tooLarge bool }
-
-type bodyStateKey struct{}
 
 // streamState lets the provider stream see write errors that Goa's SSE
 // writer drops.
@@ -109,21 +112,12 @@ func streamWriter(ctx context.Context) *streamState {
 	return w
 }
 
-// limitBody refuses bodies over max with 413 and tracks write errors.
-func limitBody(max int64, next http.Handler) http.Handler {
+// trackWrites lets the provider stream see the write errors of its
+// response (streamWriter).
+func trackWrites(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.ContentLength > max {
-			writeError(w, http.StatusRequestEntityTooLarge, gen.MakePayloadTooLarge(errors.New(tooLargeMessage(max))))
-			return
-		}
-		st := &bodyState{}
-		ctx := context.WithValue(r.Context(), bodyStateKey{}, st)
 		tw := &streamState{ResponseWriter: w}
-		ctx = context.WithValue(ctx, streamStateKey{}, tw)
-		if r.Body != nil {
-			r.Body = &limitedBody{ReadCloser: http.MaxBytesReader(w, r.Body, max), st: st}
-		}
-		next.ServeHTTP(tw, r.WithContext(ctx))
+		next.ServeHTTP(tw, r.WithContext(context.WithValue(r.Context(), streamStateKey{}, tw)))
 	})
 }
 
@@ -131,44 +125,103 @@ func tooLargeMessage(max int64) string {
 	return "the request body is over the registry's limit of " + boundedinput.FormatSize(max) + ": send a smaller payload"
 }
 
-type limitedBody struct {
-	io.ReadCloser
-	st *bodyState
-}
+// strictDecoder decodes request bodies exactly: object keys match the
+// API's field names exactly (no case folding), duplicate keys, unknown
+// fields, invalid UTF-8 and anything after the value are refused, and the
+// API's free-form values (a call's payload, a registration's toolset, a
+// posted result) are kept as the raw JSON sent — never decoded into maps,
+// whose size a hostile body could multiply, and never re-encoded, which
+// would hide a duplicate key from tools.CanonicalPayload.
+func strictDecoder(r *http.Request) goahttp.Decoder { return exactBody{r.Body} }
 
-func (b *limitedBody) Read(p []byte) (int, error) {
-	n, err := b.ReadCloser.Read(p)
-	var mbe *http.MaxBytesError
-	if errors.As(err, &mbe) {
-		b.st.tooLarge = true
-	}
-	return n, err
-}
+type exactBody struct{ body io.Reader }
 
-// strictDecoder decodes request bodies keeping numbers as written and
-// refusing fields the API does not define and anything after the value.
-func strictDecoder(r *http.Request) goahttp.Decoder {
-	dec := json.NewDecoder(r.Body)
-	dec.UseNumber()
-	dec.DisallowUnknownFields()
-	return oneValue{dec}
-}
+// exactOptions are strictDecoder's decoding options.
+var exactOptions = jsonv2.JoinOptions(
+	jsonv2.RejectUnknownMembers(true),
+	jsonv2.WithUnmarshalers(jsonv2.UnmarshalFromFunc(func(dec *jsontext.Decoder, v *any) error {
+		raw, err := dec.ReadValue()
+		if err != nil {
+			return err
+		}
+		if raw.Kind() == 'n' {
+			*v = nil
+			return nil
+		}
+		*v = json.RawMessage(raw.Clone())
+		return nil
+	})),
+)
 
-// oneValue decodes a body that holds exactly one JSON value.
-type oneValue struct{ dec *json.Decoder }
-
-func (o oneValue) Decode(v any) error {
-	if err := o.dec.Decode(v); err != nil {
+func (b exactBody) Decode(v any) error {
+	data, err := io.ReadAll(b.body)
+	if err != nil {
 		return err
 	}
-	var extra json.RawMessage
-	switch err := o.dec.Decode(&extra); {
-	case errors.Is(err, io.EOF):
-		return nil
-	case err != nil:
-		return fmt.Errorf("after the request's JSON value: %w", err)
+	if len(bytes.TrimSpace(data)) == 0 {
+		return io.EOF
 	}
-	return errors.New("the request body holds more than one JSON value")
+	dec := jsontext.NewDecoder(bytes.NewReader(data))
+	if err := dec.SkipValue(); err != nil {
+		return explainDecode(err)
+	}
+	if _, err := dec.ReadToken(); !errors.Is(err, io.EOF) {
+		return errors.New("the request body holds more than one JSON value: send exactly one JSON object")
+	}
+	return explainDecode(jsonv2.Unmarshal(data, v, exactOptions))
+}
+
+// kindName names a JSON kind for an error message.
+func kindName(k jsontext.Kind) string {
+	switch k {
+	case '{':
+		return "an object"
+	case '[':
+		return "an array"
+	case '"':
+		return "a string"
+	case '0':
+		return "a number"
+	case 't', 'f':
+		return "a boolean"
+	case 'n':
+		return "null"
+	}
+	return "that value"
+}
+
+// explainDecode says which field of a request body is wrong and how, in
+// the API's field names.
+func explainDecode(err error) error {
+	if err == nil {
+		return nil
+	}
+	field := func(p jsontext.Pointer) string {
+		if p == "" {
+			return "the request body"
+		}
+		return fmt.Sprintf("field %q", strings.TrimPrefix(string(p), "/"))
+	}
+	var se *jsonv2.SemanticError
+	if errors.As(err, &se) {
+		switch {
+		case errors.Is(se.Err, jsonv2.ErrUnknownName):
+			return fmt.Errorf("unknown field %q: the API defines no such field (names are case-sensitive)", strings.TrimPrefix(string(se.JSONPointer), "/"))
+		case se.JSONPointer == "" && se.JSONKind != 0:
+			return fmt.Errorf("the request body must be a JSON object, not %s", kindName(se.JSONKind))
+		case se.JSONKind != 0:
+			return fmt.Errorf("%s cannot be %s: see the API's OpenAPI document for its type", field(se.JSONPointer), kindName(se.JSONKind))
+		}
+		return fmt.Errorf("%s: %w", field(se.JSONPointer), se.Err)
+	}
+	var syn *jsontext.SyntacticError
+	if errors.As(err, &syn) {
+		if errors.Is(syn.Err, jsontext.ErrDuplicateName) {
+			return fmt.Errorf("%s is named twice: name each field once", field(syn.JSONPointer))
+		}
+		return fmt.Errorf("malformed JSON at byte %d: %w", syn.ByteOffset, syn.Err)
+	}
+	return err
 }
 
 // statusError is an error response with its own status.
@@ -179,20 +232,26 @@ type statusError struct {
 
 func (e statusError) StatusCode() int { return e.status }
 
-// formatError renders errors the design does not map: a body over the
-// limit is 413 payload_too_large; Goa's decoding and validation errors
+// formatError renders errors the design does not map: Goa's decoding and validation errors
 // (decode_payload, missing_field, invalid_range…) are 400 bad_request with
 // Goa's message, which names the field — one name for every malformed
 // request, as docs/registry.md lists.
 func formatError(ctx context.Context, err error) goahttp.Statuser {
-	if st, ok := ctx.Value(bodyStateKey{}).(*bodyState); ok && st.tooLarge {
-		return statusError{goahttp.NewErrorResponse(ctx, gen.MakePayloadTooLarge(errors.New("the request body is over the registry's limit: send a smaller payload"))).(*goahttp.ErrorResponse), http.StatusRequestEntityTooLarge}
-	}
 	var se *goa.ServiceError
 	if errors.As(err, &se) && goaRequestErrors[se.Name] {
-		return statusError{goahttp.NewErrorResponse(ctx, gen.MakeBadRequest(errors.New(se.Message))).(*goahttp.ErrorResponse), http.StatusBadRequest}
+		return statusError{goahttp.NewErrorResponse(ctx, gen.MakeBadRequest(errors.New(clipMessage(se.Message)))).(*goahttp.ErrorResponse), http.StatusBadRequest}
 	}
 	return goahttp.NewErrorResponse(ctx, err)
+}
+
+// clipMessage bounds a decoding error's message, which may quote what the
+// request sent.
+func clipMessage(m string) string {
+	const max = 512
+	if len(m) <= max {
+		return m
+	}
+	return m[:max] + "…"
 }
 
 // goaRequestErrors are the names Goa gives a request it cannot decode or

@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"crypto/rand"
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/hex"
@@ -105,6 +106,16 @@ func (k *Keys) Lookup(secret string) (Principal, bool) {
 	return Principal{Name: found.Name, Role: found.Role, Toolsets: found.Toolsets}, true
 }
 
+// GenerateSecret returns a new random API key: "qk_" and 32 random bytes
+// in hex.
+func GenerateSecret() (string, error) {
+	var b [32]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", fmt.Errorf("registry: generate a key: %w", err)
+	}
+	return "qk_" + hex.EncodeToString(b[:]), nil
+}
+
 // ReadKeysFile reads a keys file: {"keys": [{"name", "key" | "sha256",
 // "role", "toolsets"}]}. Every problem is reported, with the entry it is in.
 func ReadKeysFile(file string) (*Keys, error) {
@@ -132,14 +143,20 @@ func ParseKeys(data []byte) (*Keys, error) {
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
 		return nil, errors.New("the keys document is followed by more data: keep one {\"keys\": [...]} document")
 	}
-	if len(doc.Keys) == 0 {
+	return NewKeys(doc.Keys...)
+}
+
+// NewKeys checks keys as a keys file's entries are checked and returns
+// them as Keys. Every problem is reported, with the entry it is in.
+func NewKeys(keys ...Key) (*Keys, error) {
+	if len(keys) == 0 {
 		return nil, errors.New(`no keys: list at least one {"name", "key", "role"}`)
 	}
 	var errs []error
 	k := &Keys{}
 	names := map[string]bool{}
 	digests := map[[32]byte]bool{}
-	for i, e := range doc.Keys {
+	for i, e := range keys {
 		at := fmt.Sprintf("key %d (%q)", i, e.Name)
 		var d [32]byte
 		secret := false // d holds a valid secret's digest

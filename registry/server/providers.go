@@ -31,7 +31,7 @@ func (s *Service) Register(ctx context.Context, p *gen.RegisterPayload) (*gen.Re
 	if !strings.HasPrefix(p.Fingerprint, contract.FingerprintPrefix) {
 		return nil, gen.MakeBadRequest(fmt.Errorf("fingerprint %q is not a contract fingerprint (sha256:<hex>): send contract.Fingerprint of the declaration", p.Fingerprint))
 	}
-	raw, err := marshalAny(p.Toolset)
+	raw, err := rawAny(p.Toolset)
 	if err != nil {
 		return nil, gen.MakeBadRequest(fmt.Errorf("toolset: %w", err))
 	}

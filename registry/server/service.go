@@ -40,6 +40,8 @@ type Service struct {
 	// closing is closed by Close; loops counts the running loops.
 	closing chan struct{}
 	loops   sync.WaitGroup
+	// reading holds a token per request body being read (MaxReadingBodies).
+	reading chan struct{}
 	ready   atomic.Bool
 }
 
@@ -68,6 +70,7 @@ func New(ctx context.Context, cfg Config) (*Service, error) {
 		changed:  make(chan struct{}),
 		announce: make(chan Event, 1024),
 		closing:  make(chan struct{}),
+		reading:  make(chan struct{}, cfg.MaxReadingBodies),
 	}
 	if s.bus == nil {
 		s.bus = NewLocalBus()

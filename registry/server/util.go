@@ -5,11 +5,16 @@ import (
 	"fmt"
 )
 
-// marshalAny re-encodes a Goa "Any" attribute (decoded with numbers kept as
-// written) as JSON.
-func marshalAny(v any) ([]byte, error) {
-	if v == nil {
+// rawAny returns a Goa "Any" attribute as the JSON sent: the front door's
+// decoder keeps those values raw (strictDecoder). A value of any other
+// type — a Service called directly, not through its handler — is encoded.
+func rawAny(v any) ([]byte, error) {
+	switch v := v.(type) {
+	case nil:
 		return nil, fmt.Errorf("missing")
+	case json.RawMessage:
+		return v, nil
+	default:
+		return json.Marshal(v)
 	}
-	return json.Marshal(v)
 }

@@ -185,7 +185,8 @@ type CallResolvedToolPayload struct {
 	Token string
 	// The consumer's run.
 	RunID *string
-	// The call's id: unique per call, the same on every retry.
+	// The call's id: unique per call, the same on every retry. 1 to 256 of A-Z a-z
+	// 0-9 . _ : -, starting with a letter or digit.
 	CallID string
 	// How long to wait for the outcome, in milliseconds.
 	TimeoutMs int

@@ -606,7 +606,7 @@ func registryCallResolvedToolUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "registry call-resolved-tool --body '{\n      \"call_id\": \"m92\",\n      \"payload\": \"Vel modi voluptatem vel.\",\n      \"run_id\": \"Corrupti sint qui magnam eos maxime et.\",\n      \"timeout_ms\": 269945,\n      \"token\": \"Sint aliquam molestias.\",\n      \"tool\": \"Voluptas cum vel exercitationem animi.\",\n      \"toolset\": \"Atque odio.\"\n   }' --key \"Soluta recusandae.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "registry call-resolved-tool --body '{\n      \"call_id\": \"Eligendi numquam sed adipisci est soluta.\",\n      \"payload\": \"Vel modi voluptatem vel.\",\n      \"run_id\": \"Corrupti sint qui magnam eos maxime et.\",\n      \"timeout_ms\": 407664,\n      \"token\": \"Sint aliquam molestias.\",\n      \"tool\": \"Voluptas cum vel exercitationem animi.\",\n      \"toolset\": \"Atque odio.\"\n   }' --key \"Soluta qui.\"")
 }
 
 func registryGetCallUsage() {
@@ -626,5 +626,5 @@ func registryGetCallUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "registry get-call --call-id \"Veniam vel.\" --key \"Qui voluptas nihil optio exercitationem a.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "registry get-call --call-id \"Optio exercitationem a.\" --key \"Qui ab voluptate sint dolor ut quia.\"")
 }

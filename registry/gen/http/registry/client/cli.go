@@ -454,16 +454,10 @@ func BuildCallResolvedToolPayload(registryCallResolvedToolBody string, registryC
 	{
 		err = json.Unmarshal([]byte(registryCallResolvedToolBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"call_id\": \"m92\",\n      \"payload\": \"Vel modi voluptatem vel.\",\n      \"run_id\": \"Corrupti sint qui magnam eos maxime et.\",\n      \"timeout_ms\": 269945,\n      \"token\": \"Sint aliquam molestias.\",\n      \"tool\": \"Voluptas cum vel exercitationem animi.\",\n      \"toolset\": \"Atque odio.\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"call_id\": \"Eligendi numquam sed adipisci est soluta.\",\n      \"payload\": \"Vel modi voluptatem vel.\",\n      \"run_id\": \"Corrupti sint qui magnam eos maxime et.\",\n      \"timeout_ms\": 407664,\n      \"token\": \"Sint aliquam molestias.\",\n      \"tool\": \"Voluptas cum vel exercitationem animi.\",\n      \"toolset\": \"Atque odio.\"\n   }'")
 		}
 		if body.Payload == nil {
 			err = goa.MergeErrors(err, goa.MissingFieldError("payload", "body"))
-		}
-		if utf8.RuneCountInString(body.CallID) < 1 {
-			err = goa.MergeErrors(err, goa.InvalidLengthError("body.call_id", body.CallID, utf8.RuneCountInString(body.CallID), 1, true))
-		}
-		if utf8.RuneCountInString(body.CallID) > 256 {
-			err = goa.MergeErrors(err, goa.InvalidLengthError("body.call_id", body.CallID, utf8.RuneCountInString(body.CallID), 256, false))
 		}
 		if body.TimeoutMs < 1 {
 			err = goa.MergeErrors(err, goa.InvalidRangeError("body.timeout_ms", body.TimeoutMs, 1, true))

@@ -60,7 +60,8 @@ type CallResolvedToolRequestBody struct {
 	Token string `form:"token" json:"token" xml:"token"`
 	// The consumer's run.
 	RunID *string `form:"run_id,omitempty" json:"run_id,omitempty" xml:"run_id,omitempty"`
-	// The call's id: unique per call, the same on every retry.
+	// The call's id: unique per call, the same on every retry. 1 to 256 of A-Z a-z
+	// 0-9 . _ : -, starting with a letter or digit.
 	CallID string `form:"call_id" json:"call_id" xml:"call_id"`
 	// How long to wait for the outcome, in milliseconds.
 	TimeoutMs int `form:"timeout_ms" json:"timeout_ms" xml:"timeout_ms"`

@@ -8,8 +8,6 @@
 package server
 
 import (
-	"unicode/utf8"
-
 	registry "github.com/quiver-go/quiver/registry/gen/registry"
 	goa "goa.design/goa/v3/pkg"
 )
@@ -62,7 +60,8 @@ type CallResolvedToolRequestBody struct {
 	Token *string `form:"token,omitempty" json:"token,omitempty" xml:"token,omitempty"`
 	// The consumer's run.
 	RunID *string `form:"run_id,omitempty" json:"run_id,omitempty" xml:"run_id,omitempty"`
-	// The call's id: unique per call, the same on every retry.
+	// The call's id: unique per call, the same on every retry. 1 to 256 of A-Z a-z
+	// 0-9 . _ : -, starting with a letter or digit.
 	CallID *string `form:"call_id,omitempty" json:"call_id,omitempty" xml:"call_id,omitempty"`
 	// How long to wait for the outcome, in milliseconds.
 	TimeoutMs *int `form:"timeout_ms,omitempty" json:"timeout_ms,omitempty" xml:"timeout_ms,omitempty"`
@@ -4442,16 +4441,6 @@ func ValidateCallResolvedToolRequestBody(body *CallResolvedToolRequestBody) (err
 	}
 	if body.CallID == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("call_id", "body"))
-	}
-	if body.CallID != nil {
-		if utf8.RuneCountInString(*body.CallID) < 1 {
-			err = goa.MergeErrors(err, goa.InvalidLengthError("body.call_id", *body.CallID, utf8.RuneCountInString(*body.CallID), 1, true))
-		}
-	}
-	if body.CallID != nil {
-		if utf8.RuneCountInString(*body.CallID) > 256 {
-			err = goa.MergeErrors(err, goa.InvalidLengthError("body.call_id", *body.CallID, utf8.RuneCountInString(*body.CallID), 256, false))
-		}
 	}
 	if body.TimeoutMs != nil {
 		if *body.TimeoutMs < 1 {

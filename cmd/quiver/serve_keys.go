@@ -1,0 +1,87 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/quiver-go/quiver/registry/server"
+)
+
+// The key files quiver serve writes in its data folder, readable by the
+// user only (0600): the registry's keys, new at every start.
+const (
+	adminKeyFile    = "registry-admin.key"
+	providerKeyFile = "registry-provider.key"
+)
+
+// registryKeys are the API keys quiver serve's registry is started with:
+// an admin key and a provider key written to files for the user, and the
+// consumer key of the MCP server, kept in memory. No registry quiver serve
+// starts is open: its MCP endpoint is the only face served without a key,
+// and only without --keys.
+type registryKeys struct {
+	admin, provider, consumer string
+	// adminFile and providerFile hold admin and provider.
+	adminFile, providerFile string
+	keys                    *server.Keys
+}
+
+// newRegistryKeys generates the keys and writes the admin and provider
+// keys to their files in dir.
+func newRegistryKeys(dir string) (*registryKeys, error) {
+	k := &registryKeys{adminFile: filepath.Join(dir, adminKeyFile), providerFile: filepath.Join(dir, providerKeyFile)}
+	for _, s := range []*string{&k.admin, &k.provider, &k.consumer} {
+		secret, err := server.GenerateSecret()
+		if err != nil {
+			return nil, err
+		}
+		*s = secret
+	}
+	keys, err := server.NewKeys(
+		server.Key{Name: "quiver-serve-admin", Key: k.admin, Role: server.RoleAdmin},
+		server.Key{Name: "quiver-serve-provider", Key: k.provider, Role: server.RoleProvider, Toolsets: []string{"*"}},
+		server.Key{Name: "quiver-serve-mcp", Key: k.consumer, Role: server.RoleConsumer},
+	)
+	if err != nil {
+		return nil, err
+	}
+	k.keys = keys
+	if err := writeSecretFile(k.adminFile, k.admin); err != nil {
+		return nil, err
+	}
+	if err := writeSecretFile(k.providerFile, k.provider); err != nil {
+		return nil, err
+	}
+	return k, nil
+}
+
+// writeSecretFile replaces path with a file holding secret and a newline,
+// readable and writable by the user only. It is written beside path and
+// renamed over it, so a reader never sees half a key and the mode is never
+// looser, even for a moment.
+func writeSecretFile(path, secret string) error {
+	f, err := os.CreateTemp(filepath.Dir(path), ".key-*") // 0600
+	if err != nil {
+		return fmt.Errorf("write key file %s: %w", path, err)
+	}
+	tmp := f.Name()
+	_, err = f.WriteString(secret + "\n")
+	if err == nil {
+		err = f.Chmod(0o600)
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		_ = os.Remove(tmp)
+		return fmt.Errorf("write key file %s: %w", path, err)
+	}
+	return nil
+}
