@@ -149,3 +149,42 @@ func TestRequestsOfASessionCreateNoSession(t *testing.T) {
 		t.Fatalf("one client's connection made %d sessions", after)
 	}
 }
+
+// A server without credentials (quiver serve without --keys) is reachable
+// by any program on the machine, by design; a web page in the user's
+// browser must not drive it: a foreign Host (DNS rebinding), a foreign
+// Origin or Sec-Fetch-Site, and a body a page may send without asking are
+// refused, before the body is read; the names of loopback and JSON with a
+// charset are served.
+func TestKeylessEndpointRefusesCrossSiteRequests(t *testing.T) {
+	e := newEnv(t, func(c *mcp.Config) { c.Credentials, c.Anonymous = nil, tools.ExposureFull })
+	port := e.http.URL[strings.LastIndex(e.http.URL, ":")+1:]
+	init := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`
+	for _, c := range []struct {
+		name   string
+		header map[string]string
+		status int
+		want   string
+	}{
+		{"foreign Host", map[string]string{"Host": "attacker.example:" + port}, http.StatusForbidden, "Host"},
+		{"cross-site Origin", map[string]string{"Origin": "http://attacker.example"}, http.StatusForbidden, "Origin"},
+		{"another port's Origin", map[string]string{"Origin": "http://127.0.0.1:1"}, http.StatusForbidden, "Origin"},
+		{"Sec-Fetch-Site cross-site", map[string]string{"Sec-Fetch-Site": "cross-site"}, http.StatusForbidden, "Sec-Fetch-Site"},
+		{"text/plain", map[string]string{"Content-Type": "text/plain"}, http.StatusUnsupportedMediaType, "application/json"},
+		{"form", map[string]string{"Content-Type": "application/x-www-form-urlencoded"}, http.StatusUnsupportedMediaType, "application/json"},
+		{"charset accepted", map[string]string{"Content-Type": "application/json; charset=utf-8"}, http.StatusOK, ""},
+		{"localhost", map[string]string{"Host": "localhost:" + port}, http.StatusOK, ""},
+		{"[::1]", map[string]string{"Host": "[::1]:" + port}, http.StatusOK, ""},
+		{"its own Origin", map[string]string{"Origin": "http://127.0.0.1:" + port}, http.StatusOK, ""},
+	} {
+		c.header["Authorization"] = "" // no credential: the anonymous tier
+		resp, body := post(t, e, init, c.header)
+		if resp.StatusCode != c.status || !strings.Contains(body, c.want) {
+			t.Errorf("%s: %d %q, want %d", c.name, resp.StatusCode, body, c.status)
+		}
+	}
+	// The Go SDK client, the programs' way in, is served.
+	if got := e.mustConnect("").names(t); len(got) == 0 {
+		t.Fatal("the SDK client lists no tool")
+	}
+}

@@ -119,6 +119,33 @@ func TestRetryRepeatsAFailedRead(t *testing.T) {
 	}
 }
 
+// An overloaded registry's Retry-After sets the pause before the retry
+// when it is longer than the backoff.
+func TestRetryHonoursRetryAfter(t *testing.T) {
+	r := registrytest.Start(t, registrytest.Options{})
+	registrytest.Register(t, r.Client(t, ""), registrytest.Echo("alpha"), "r1", 1, false)
+	proxy := newFaultProxy(t, r.URL, func(w http.ResponseWriter, _ *http.Request, n int, _ http.Handler) bool {
+		if n == 1 {
+			w.Header().Set("Retry-After", "1")
+			w.Header().Set("goa-error", registry.ErrOverloaded)
+			http.Error(w, `{"name":"overloaded"}`, http.StatusTooManyRequests)
+			return true
+		}
+		return false
+	})
+	c, err := registry.NewClient(proxy.URL, registry.WithRetry(2, time.Millisecond))
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	if _, err := c.Resolve(context.Background(), registry.ResolveRequest{}); err != nil {
+		t.Fatal(err)
+	}
+	if waited := time.Since(start); waited < time.Second {
+		t.Fatalf("retried after %s: Retry-After asked for 1s", waited)
+	}
+}
+
 // When the retries run out, the last answer is the error, with its name.
 func TestRetryGivesUpWithTheLastAnswer(t *testing.T) {
 	r := registrytest.Start(t, registrytest.Options{})

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
@@ -143,10 +144,12 @@ func (d *retryDoer) Do(r *http.Request) (*http.Response, error) {
 		if failure == "" || attempt == d.retries {
 			return resp, err
 		}
+		pause := wait
 		if resp != nil {
+			pause = max(pause, retryAfter(resp))
 			drain(resp)
 		}
-		t := time.NewTimer(wait)
+		t := time.NewTimer(pause)
 		select {
 		case <-ctx.Done():
 			t.Stop()
@@ -201,6 +204,20 @@ func worthRetrying(ctx context.Context, resp *http.Response, err error) string {
 		return fmt.Sprintf("answered %s (%s)", resp.Status, name)
 	}
 	return "answered " + resp.Status
+}
+
+// maxRetryAfter bounds the pause a Retry-After header may ask for.
+const maxRetryAfter = 30 * time.Second
+
+// retryAfter is the pause an answer's Retry-After header asks for, in
+// seconds (the registry's overloaded answers carry one), at most
+// maxRetryAfter; 0 without one.
+func retryAfter(resp *http.Response) time.Duration {
+	secs, err := strconv.Atoi(resp.Header.Get("Retry-After"))
+	if err != nil || secs <= 0 {
+		return 0
+	}
+	return min(time.Duration(secs)*time.Second, maxRetryAfter)
 }
 
 // drain reads a little of a body being discarded, so that its connection

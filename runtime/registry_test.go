@@ -657,3 +657,29 @@ func TestRegistryToolsAreFilteredByRunPolicy(t *testing.T) {
 		t.Fatalf("advertised = %v: the run policy drops the provider's slow-tagged tool", seen)
 	}
 }
+
+// A run id outside the registry's call-id alphabet (a '/', as a tenant
+// path would have) still reaches the registry: its calls go under a hashed
+// id, run once, and the model reads the result.
+func TestRegistryCallsOfARunIDOutsideTheAlphabet(t *testing.T) {
+	e := newRegEnv(t)
+	e.serve(registrytest.Echo("remote"), "r1")
+	f := newFixtureWith(t, namedSource(), nil, nil,
+		scripted.Call("echo", `{"text":"hi"}`),
+		scripted.Reply("done"))
+	e.connect(f)
+	out := f.run("go", WithRunID("tenant/42 run"))
+	results := toolResults(out.Messages)
+	if len(results) != 1 || string(results[0].Content) != `{"text":"hi"}` {
+		t.Fatalf("results = %+v", results)
+	}
+	runs := e.counter.Snapshot()
+	if len(runs) != 1 {
+		t.Fatalf("provider runs = %v", runs)
+	}
+	for id, n := range runs {
+		if n != 1 || !strings.HasPrefix(id, "qh1-") || !registry.ValidCallID(id) {
+			t.Fatalf("call %q ran %d times, want once under a hashed id", id, n)
+		}
+	}
+}

@@ -72,7 +72,11 @@ func badDo(t *testing.T, base string, c badCase) (int, http.Header, []byte) {
 	if c.body != "" {
 		req.Header.Set("Content-Type", "application/json")
 	}
-	if c.header[0] != "" {
+	switch c.header[0] {
+	case "":
+	case "Host":
+		req.Host = c.header[1]
+	default:
 		req.Header.Set(c.header[0], c.header[1])
 	}
 	resp, err := http.DefaultClient.Do(req)

@@ -54,22 +54,22 @@ func (s *Service) frontDoor(next http.Handler) http.Handler {
 		}
 		params, err := pathParams(rt, segs)
 		if err != nil {
-			refuse(w, http.StatusBadRequest, gen.MakeBadRequest(err))
+			refuse(w, r, http.StatusBadRequest, gen.MakeBadRequest(err))
 			return
 		}
 		if !s.cfg.Keys.Configured() {
 			if err := httpguard.CheckHost(r); err != nil {
-				refuse(w, http.StatusForbidden, gen.MakeForbidden(err))
+				refuse(w, r, http.StatusForbidden, gen.MakeForbidden(err))
 				return
 			}
 		}
 		if err := httpguard.CheckOrigin(r); err != nil {
-			refuse(w, http.StatusForbidden, gen.MakeForbidden(err))
+			refuse(w, r, http.StatusForbidden, gen.MakeForbidden(err))
 			return
 		}
 		if rt.body != noBody {
 			if err := httpguard.CheckJSONBody(r); err != nil {
-				refuse(w, http.StatusUnsupportedMediaType, gen.MakeBadRequest(err))
+				refuse(w, r, http.StatusUnsupportedMediaType, gen.MakeBadRequest(err))
 				return
 			}
 		}
@@ -80,11 +80,11 @@ func (s *Service) frontDoor(next http.Handler) http.Handler {
 			// to an admin key.
 		case err != nil:
 			w.Header().Set("WWW-Authenticate", `Bearer realm="quiver-registry"`)
-			refuse(w, http.StatusUnauthorized, err)
+			refuse(w, r, http.StatusUnauthorized, err)
 			return
 		default:
 			if err := allowed(p, rt, params); err != nil {
-				refuse(w, http.StatusForbidden, err)
+				refuse(w, r, http.StatusForbidden, err)
 				return
 			}
 		}
@@ -98,7 +98,7 @@ func (s *Service) frontDoor(next http.Handler) http.Handler {
 			// drains a little of it, under the deadline); one declared
 			// over the limit is refused.
 			if r.ContentLength > s.cfg.MaxBodyBytes {
-				refuse(w, http.StatusRequestEntityTooLarge, gen.MakePayloadTooLarge(errors.New(tooLargeMessage(s.cfg.MaxBodyBytes))))
+				refuse(w, r, http.StatusRequestEntityTooLarge, gen.MakePayloadTooLarge(errors.New(tooLargeMessage(s.cfg.MaxBodyBytes))))
 				return
 			}
 			next.ServeHTTP(w, r)
@@ -109,7 +109,7 @@ func (s *Service) frontDoor(next http.Handler) http.Handler {
 			if status == http.StatusTooManyRequests {
 				w.Header().Set("Retry-After", "1")
 			}
-			refuse(w, status, err)
+			refuse(w, r, status, err)
 			return
 		}
 		_ = rc.SetReadDeadline(time.Time{})
@@ -224,7 +224,14 @@ func allowed(p Principal, rt apiRoute, params []string) error {
 
 // refuse answers a request the front door stops, as the API answers its
 // errors (the error body and its goa-error header).
-func refuse(w http.ResponseWriter, status int, err error) {
+//
+// A refused request whose body is still unread closes its connection:
+// net/http then drains at most 256 KiB of it (under the body deadline),
+// where keeping the connection would read up to twice that first.
+func refuse(w http.ResponseWriter, r *http.Request, status int, err error) {
+	if httpguard.HasBody(r) {
+		w.Header().Set("Connection", "close")
+	}
 	var se interface{ GoaErrorName() string }
 	if errors.As(err, &se) {
 		w.Header().Set("goa-error", se.GoaErrorName())

@@ -139,6 +139,9 @@ type exactBody struct{ body io.Reader }
 // exactOptions are strictDecoder's decoding options.
 var exactOptions = jsonv2.JoinOptions(
 	jsonv2.RejectUnknownMembers(true),
+	// checkEnvelope refused duplicate fields; those inside free-form
+	// values reach their readers.
+	jsontext.AllowDuplicateNames(true),
 	jsonv2.WithUnmarshalers(jsonv2.UnmarshalFromFunc(func(dec *jsontext.Decoder, v *any) error {
 		raw, err := dec.ReadValue()
 		if err != nil {
@@ -161,14 +164,47 @@ func (b exactBody) Decode(v any) error {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return io.EOF
 	}
-	dec := jsontext.NewDecoder(bytes.NewReader(data))
-	if err := dec.SkipValue(); err != nil {
+	if err := checkEnvelope(data); err != nil {
+		return err
+	}
+	return explainDecode(jsonv2.Unmarshal(data, v, exactOptions))
+}
+
+// checkEnvelope checks that data is one JSON value and, when it is an
+// object, that it names each field once. Duplicates inside the free-form
+// values are left to whoever reads them: a call's payload goes whole to
+// tools.CanonicalPayload, which refuses them as a validation error naming
+// their path.
+func checkEnvelope(data []byte) error {
+	dec := jsontext.NewDecoder(bytes.NewReader(data), jsontext.AllowDuplicateNames(true))
+	if dec.PeekKind() == '{' {
+		if _, err := dec.ReadToken(); err != nil {
+			return explainDecode(err)
+		}
+		seen := map[string]bool{}
+		for dec.PeekKind() != '}' {
+			name, err := dec.ReadToken()
+			if err != nil {
+				return explainDecode(err)
+			}
+			if seen[name.String()] {
+				return fmt.Errorf("field %q is named twice: name each field once", name.String())
+			}
+			seen[name.String()] = true
+			if err := dec.SkipValue(); err != nil {
+				return explainDecode(err)
+			}
+		}
+		if _, err := dec.ReadToken(); err != nil {
+			return explainDecode(err)
+		}
+	} else if err := dec.SkipValue(); err != nil {
 		return explainDecode(err)
 	}
 	if _, err := dec.ReadToken(); !errors.Is(err, io.EOF) {
 		return errors.New("the request body holds more than one JSON value: send exactly one JSON object")
 	}
-	return explainDecode(jsonv2.Unmarshal(data, v, exactOptions))
+	return nil
 }
 
 // kindName names a JSON kind for an error message.

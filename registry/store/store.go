@@ -266,7 +266,9 @@ type Call struct {
 	Tool    string `json:"tool"`
 	RunID   string `json:"run_id,omitempty"`
 	Token   string `json:"token"`
-	// Payload is the canonical payload; Digest its tools.PayloadDigest.
+	// Payload is the canonical payload; Digest identifies the request for
+	// idempotency (versioned: "sha256v2:<hex>" of the canonical payload,
+	// "sha256:<hex>" for calls recorded by earlier releases).
 	Payload json.RawMessage `json:"payload"`
 	Digest  string          `json:"digest"`
 	State   CallState       `json:"state"`
