@@ -14,6 +14,8 @@
 //     whose frame was never written goes back to accepted.
 //   - A token names one registration: Token(toolset, fingerprint,
 //     revision) under TokenProtocol.
-//   - Every request but the probes is authenticated when keys are
-//     configured.
+//   - Every request but the probes and the OpenAPI document is
+//     authenticated when keys are configured, and its role checked, from
+//     its headers alone, before its body is read (frontDoor); a registry
+//     without keys answers only loopback Hosts and same-origin requests.
 package server
