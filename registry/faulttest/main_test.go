@@ -180,10 +180,10 @@ func runRegistry() error {
 	}
 	pid := strconv.Itoa(os.Getpid())
 	handler := svc.Handler()
-	hs := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	hs := server.HTTPServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set(pidHeader, pid)
 		handler.ServeHTTP(w, r)
-	}), ReadHeaderTimeout: 10 * time.Second}
+	}), log)
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(l) }()
 	log.Info("faulttest: registry serving", "addr", addr, "dir", dir, "redis", redisURL, "prefix", prefix, "pid", os.Getpid())
