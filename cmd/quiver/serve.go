@@ -191,6 +191,9 @@ func runQuickServe(ctx context.Context, stdin io.Reader, stdout, stderr io.Write
 		return fmt.Errorf("serve on %s: %w", ln.Addr(), err)
 	case <-ctx.Done():
 	}
+	// The MCP sessions first: a client's open stream would otherwise hold
+	// the HTTP shutdown back for its whole timeout.
+	_ = ms.Close()
 	sdctx, cancelShutdown := context.WithTimeout(context.Background(), shutdownTimeout)
 	defer cancelShutdown()
 	if err := hs.Shutdown(sdctx); err != nil {

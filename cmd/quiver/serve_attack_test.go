@@ -176,7 +176,9 @@ func attackServe(t *testing.T, bin, keysFile, mcpKey string) {
 
 	// Nothing ran: no attack call has a record.
 	for _, id := range append(callIDs, "attack-1") {
-		adminGet(t, regURL+"/v1/calls/"+id, adminKey, http.StatusNotFound, nil)
+		if status, body := adminStatus(t, regURL+"/v1/calls/"+id, adminKey); status != http.StatusNotFound {
+			t.Errorf("GET /v1/calls/%s: %d %s, want 404: the attack's call was recorded", id, status, body)
+		}
 	}
 	// Nothing registered or was unregistered: the same one registration.
 	after := adminToolsets(t, regURL, adminKey)
@@ -202,7 +204,7 @@ func attackServe(t *testing.T, bin, keysFile, mcpKey string) {
 	}
 
 	// No key is printed, even at the stop.
-	//XX_ = session.Close()
+	_ = session.Close()
 	stopping := time.Now()
 	code := p.stop(t)
 	t.Logf("stopped in %s", time.Since(stopping).Round(time.Millisecond))
@@ -475,6 +477,20 @@ func adminToolsets(t *testing.T, regURL, adminKey string) []attackToolset {
 // 200's body into v.
 func adminGet(t *testing.T, url, adminKey string, status int, v any) {
 	t.Helper()
+	got, body := adminStatus(t, url, adminKey)
+	if got != status {
+		t.Fatalf("GET %s: %d %s, want %d", url, got, body, status)
+	}
+	if v != nil {
+		if err := json.Unmarshal(body, v); err != nil {
+			t.Fatalf("GET %s: %v\n%s", url, err, body)
+		}
+	}
+}
+
+// adminStatus sends GET url with the admin key and returns the answer.
+func adminStatus(t *testing.T, url, adminKey string) (int, []byte) {
+	t.Helper()
 	req, err := http.NewRequest(http.MethodGet, url, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -489,14 +505,7 @@ func adminGet(t *testing.T, url, adminKey string, status int, v any) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if resp.StatusCode != status {
-		t.Fatalf("GET %s: %d %s, want %d", url, resp.StatusCode, body, status)
-	}
-	if v != nil {
-		if err := json.Unmarshal(body, v); err != nil {
-			t.Fatalf("GET %s: %v\n%s", url, err, body)
-		}
-	}
+	return resp.StatusCode, body
 }
 
 // attackJSON marshals v.

@@ -55,18 +55,29 @@ func publishWorkspace(ctx context.Context, provider, consumer *registry.Client, 
 	go func() {
 		p.done <- registry.Serve(pctx, provider, registry.Registration{Toolset: decl, Revision: revision, Provider: "quiver serve", Logger: log}, workspacedemo.New())
 	}()
-	// The provider's own end (Serve returned) cuts the wait short.
+	// The provider's own end (Serve returned) cuts the wait short, and its
+	// error is the one to report.
 	wctx, cancelWait := context.WithTimeout(ctx, 10*time.Second)
 	defer cancelWait()
+	ended := make(chan error, 1)
 	go func() {
 		select {
 		case err := <-p.done:
+			ended <- err
 			p.done <- err
 			cancelWait()
 		case <-wctx.Done():
 		}
 	}()
 	if err := consumer.WaitServed(wctx, decl.Name, revision); err != nil {
+		select {
+		case perr := <-ended:
+			if perr == nil {
+				perr = errors.New("it returned without an error")
+			}
+			err = fmt.Errorf("its provider stopped: %w", perr)
+		default:
+		}
 		p.stop()
 		return nil, fmt.Errorf("publish toolset %s: %w", decl.Name, err)
 	}
