@@ -57,6 +57,8 @@ type Options struct {
 	LeaseTTL        time.Duration
 	MaxBodyBytes    int64
 	MaxPayloadBytes int64
+	// AuditLog receives the registry's audit lines (discarded when nil).
+	AuditLog *slog.Logger
 	// BodyTimeout and MaxReadingBodies take the server's defaults when zero.
 	BodyTimeout      time.Duration
 	MaxReadingBodies int
@@ -83,7 +85,7 @@ func Start(t testing.TB, o Options) *Registry {
 		Store: st, Bus: bus, Keys: o.Keys, Logger: log,
 		LeaseTTL: o.LeaseTTL, MaxBodyBytes: o.MaxBodyBytes, MaxPayloadBytes: o.MaxPayloadBytes, MaxQueue: o.MaxQueue,
 		PublishedGrace: o.PublishedGrace, PingInterval: o.PingInterval,
-		BodyTimeout: o.BodyTimeout, MaxReadingBodies: o.MaxReadingBodies,
+		BodyTimeout: o.BodyTimeout, MaxReadingBodies: o.MaxReadingBodies, AuditLog: o.AuditLog,
 	})
 	if err != nil {
 		st.Close()

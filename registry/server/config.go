@@ -22,6 +22,10 @@ type Config struct {
 	Keys *Keys
 	// Logger receives one line per provider event; slog.Default() when nil.
 	Logger *slog.Logger
+	// AuditLog receives one line per write that passed the front door
+	// (see audit.go: key name, role, operation, toolset, tool, call, lease,
+	// result — never payloads, results or keys); Logger when nil.
+	AuditLog *slog.Logger
 	// MaxBodyBytes bounds the body of a registration or a posted result
 	// (413 above it). Default 4 MiB.
 	MaxBodyBytes int64
@@ -76,6 +80,9 @@ func (c Config) withDefaults() (Config, error) {
 	}
 	if c.Logger == nil {
 		c.Logger = slog.Default()
+	}
+	if c.AuditLog == nil {
+		c.AuditLog = c.Logger
 	}
 	set := func(d *time.Duration, def time.Duration, name string) error {
 		switch {

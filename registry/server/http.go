@@ -28,7 +28,7 @@ import (
 // (the process serves) and /readyz (the store answers).
 func (s *Service) Handler() http.Handler {
 	mux := goahttp.NewMuxer()
-	srv := genserver.New(gen.NewEndpoints(s), mux, strictDecoder, goahttp.ResponseEncoder, s.errorHandler, formatError)
+	srv := genserver.New(s.audited(gen.NewEndpoints(s)), mux, strictDecoder, goahttp.ResponseEncoder, s.errorHandler, formatError)
 	genserver.Mount(mux, srv)
 	mux.Handle(http.MethodGet, "/openapi.json", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
