@@ -44,20 +44,33 @@ func compileSchema(schema []byte) (*compiledSchema, error) {
 		}
 		return nil, fmt.Errorf("%w: %w", ErrInvalidSchema, err)
 	}
+	root, err := compileRoot(doc)
+	if err != nil {
+		// The library's errors follow map order: report them in a fixed
+		// one (see stableCompileError).
+		return nil, fmt.Errorf("%w: %w", ErrInvalidSchema, stableCompileError(doc, err))
+	}
+	cs := &compiledSchema{root: root, byLocation: make(map[string]*jsonschema.Schema)}
+	cs.index(root)
+	return cs, nil
+}
+
+// compileRoot compiles a parsed schema document.
+func compileRoot(doc any) (*jsonschema.Schema, error) {
 	c := jsonschema.NewCompiler()
 	c.DefaultDraft(jsonschema.Draft2020)
 	c.UseLoader(refusingLoader{})
 	c.AssertFormat()
 	if err := c.AddResource(schemaURL, doc); err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrInvalidSchema, err)
+		return nil, err
 	}
-	root, err := c.Compile(schemaURL)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrInvalidSchema, err)
-	}
-	cs := &compiledSchema{root: root, byLocation: make(map[string]*jsonschema.Schema)}
-	cs.index(root)
-	return cs, nil
+	return c.Compile(schemaURL)
+}
+
+// compileDocument reports whether a parsed schema document compiles.
+func compileDocument(doc any) error {
+	_, err := compileRoot(doc)
+	return err
 }
 
 // index records s and every schema reachable from it.

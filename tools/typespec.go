@@ -67,7 +67,9 @@ func (e *Example) Clone() *Example {
 // NewTypeSpec compiles schema (JSON Schema draft 2020-12 unless it names
 // another draft with "$schema") and returns a TypeSpec validating against it.
 // References outside the schema document are refused: a tool contract must be
-// self-contained.
+// self-contained. A schema that does not compile gets the same error every
+// time: every metaschema violation, sorted by location, or else the first
+// problem, in document order, that stops compilation.
 func NewTypeSpec(name string, schema json.RawMessage) (TypeSpec, error) {
 	c, err := compileSchema(schema)
 	if err != nil {

@@ -79,15 +79,24 @@ func newValidationError(cs *compiledSchema, value any, err error) *ValidationErr
 	if !errors.As(err, &verr) {
 		return &ValidationError{Violations: []Violation{{Message: err.Error()}}}
 	}
+	// The library's causes follow map order: fix it, so that summaries
+	// joining several causes (alternatives, property names) read the same
+	// every time.
+	stabilizeTree(verr, value)
 	r := renderer{cs: cs, value: value}
 	vs := r.walk(verr)
 	if len(vs) == 0 {
 		vs = []Violation{{Message: verr.Error()}}
 	}
+	sortViolations(vs)
+	return &ValidationError{Violations: slices.Compact(vs)}
+}
+
+// sortViolations sorts violations by path, then message.
+func sortViolations(vs []Violation) {
 	slices.SortFunc(vs, func(a, b Violation) int {
 		return cmp.Or(strings.Compare(a.Path, b.Path), strings.Compare(a.Message, b.Message))
 	})
-	return &ValidationError{Violations: slices.Compact(vs)}
 }
 
 // renderer turns jsonschema errors into violations a model can act on.
@@ -171,6 +180,8 @@ func (r renderer) alternatives(e *jsonschema.ValidationError) string {
 	parts := make([]string, 0, len(e.Causes))
 	for i, c := range e.Causes {
 		vs := r.walk(c)
+		sortViolations(vs)
+		vs = slices.Compact(vs)
 		msgs := make([]string, len(vs))
 		for j, v := range vs {
 			rel := strings.TrimPrefix(strings.TrimPrefix(v.Path, base), ".")

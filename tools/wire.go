@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 )
@@ -144,7 +145,10 @@ func resolveWireCollisions(entries []wireEntry) error {
 			claims[e.name] = append(claims[e.name], i)
 		}
 		changed := false
-		for _, holders := range claims {
+		// In name order, so that the error for an unresolvable collision
+		// names the same ident every time.
+		for _, name := range slices.Sorted(maps.Keys(claims)) {
+			holders := claims[name]
 			if len(holders) < 2 {
 				continue
 			}

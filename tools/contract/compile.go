@@ -22,7 +22,12 @@ var ErrDuplicateTool = errors.New("contract: duplicate tool")
 type DeclarationError struct {
 	// Tool is "<toolset>.<name>" as declared.
 	Tool string
-	// Problems lists each problem, each saying how to fix it.
+	// Problems lists each problem, each saying how to fix it, in a fixed
+	// order: the order Compile checks the declaration in (ident, input
+	// schema and injected fields, example, output schema, keywords, server
+	// data, then the spec's own checks). Each problem's message is the same
+	// from one call to the next (see tools.NewTypeSpec and
+	// tools.ValidationError).
 	Problems []error
 }
 
