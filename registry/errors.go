@@ -33,6 +33,7 @@ const (
 	ErrOutcomeUnknown      = "outcome_unknown"
 	ErrOverloaded          = "overloaded"
 	ErrCallIDConflict      = "call_id_conflict"
+	ErrResultExpired       = "result_expired"
 )
 
 // ErrorName returns the registry error name carried by err (a

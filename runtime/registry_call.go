@@ -193,6 +193,9 @@ func registryFailure(ident tools.Ident, err error) *planner.ToolFailure {
 	case registry.ErrAdmissionConflict:
 		return &planner.ToolFailure{Code: registry.ErrAdmissionConflict, Recovery: planner.RecoveryReplan,
 			Message: fmt.Sprintf("Not run: toolset %s was replaced by a new revision after this call was accepted, so the registry refused the old admission. Nothing ran. Call %s again: its current definition is in your tools (search for it if it is deferred).", toolset, ident.Tool())}
+	case registry.ErrResultExpired:
+		return &planner.ToolFailure{Code: registry.ErrResultExpired, Recovery: planner.RecoveryReplan,
+			Message: fmt.Sprintf("This call of %s ran, but the registry no longer keeps its result, and it will not run it again. Check its effect before calling %s again.", ident.Tool(), ident.Tool())}
 	case registry.ErrOutcomeUnknown:
 		return &planner.ToolFailure{Code: registry.ErrOutcomeUnknown, Recovery: planner.RecoveryReplan,
 			Message: fmt.Sprintf("The provider of %s stopped before reporting: this call may or may not have run, and it will not be repeated. Check its effect before calling %s again.", toolset, ident.Tool())}

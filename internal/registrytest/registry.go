@@ -57,6 +57,10 @@ type Options struct {
 	LeaseTTL        time.Duration
 	MaxBodyBytes    int64
 	MaxPayloadBytes int64
+	// ResultRetention and ForgetPayloads are the server's retention
+	// options (its defaults when zero).
+	ResultRetention time.Duration
+	ForgetPayloads  bool
 	// AuditLog receives the registry's audit lines (discarded when nil).
 	AuditLog *slog.Logger
 	// BodyTimeout and MaxReadingBodies take the server's defaults when zero.
@@ -86,6 +90,7 @@ func Start(t testing.TB, o Options) *Registry {
 		LeaseTTL: o.LeaseTTL, MaxBodyBytes: o.MaxBodyBytes, MaxPayloadBytes: o.MaxPayloadBytes, MaxQueue: o.MaxQueue,
 		PublishedGrace: o.PublishedGrace, PingInterval: o.PingInterval,
 		BodyTimeout: o.BodyTimeout, MaxReadingBodies: o.MaxReadingBodies, AuditLog: o.AuditLog,
+		ResultRetention: o.ResultRetention, ForgetPayloads: o.ForgetPayloads,
 	})
 	if err != nil {
 		st.Close()

@@ -345,6 +345,7 @@ func callMethods() {
 		Error("outcome_unknown", ErrorResult, "The call was handed to a provider that ended before posting its outcome. It may or may not have run; it is never re-run elsewhere.")
 		Error("overloaded", ErrorResult, "The toolset's queue is full: retry with the same call id and token.", func() { Temporary() })
 		Error("call_id_conflict", ErrorResult, "The call id was used by another call (another tool or payload).")
+		Error("result_expired", ErrorResult, "The call ran and settled, but its result was kept shorter than its record and is gone. It is never run again under this id.")
 		HTTP(func() {
 			POST("/calls")
 			Response(StatusOK)
@@ -356,6 +357,7 @@ func callMethods() {
 			Response("outcome_unknown", StatusBadGateway)
 			Response("overloaded", StatusTooManyRequests)
 			Response("call_id_conflict", StatusConflict)
+			Response("result_expired", StatusGone)
 		})
 	})
 

@@ -115,5 +115,6 @@ var CallRecord = Type("CallRecord", func() {
 	Attribute("lease_id", String, "The provider lease it was published to.")
 	Attribute("error", String, "The error message of a settled call that did not succeed.")
 	Attribute("result", Any, "The result of an ok call.")
+	Attribute("result_expired", Boolean, "true when the call's result and error message were forgotten after the registry's result retention (its outcome remains).")
 	Required("call_id", "toolset", "tool", "token", "state")
 })

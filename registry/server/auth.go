@@ -14,12 +14,13 @@ type principalKey struct{}
 // APIKeyAuth authenticates a request by its API key (Goa's security
 // scheme): an unknown or missing key is unauthorized. The front door has
 // authenticated every request that reaches the API already, before its
-// body was read; its principal is the one kept.
+// body was read; its principal is the one kept. Otherwise the key is
+// looked up in the current keys (Service.SetKeys).
 func (s *Service) APIKeyAuth(ctx context.Context, key string, _ *security.APIKeyScheme) (context.Context, error) {
 	if _, ok := ctx.Value(principalKey{}).(Principal); ok {
 		return ctx, nil
 	}
-	p, ok := s.cfg.Keys.Lookup(key)
+	p, ok := s.currentKeys().Lookup(key)
 	if !ok {
 		if key == "" {
 			return ctx, gen.MakeUnauthorized(errors.New("the request carries no API key: send it as Authorization: Bearer <key>"))

@@ -186,6 +186,9 @@ func (s *Service) wait(ctx context.Context, c store.Call, wt *waiter) (*gen.Call
 
 // outcome renders a settled call for its consumer.
 func outcome(c store.Call) (*gen.CallOutcome, error) {
+	if c.ResultForgotten && (c.Outcome == store.OutcomeOK || c.Outcome == store.OutcomeToolError) {
+		return nil, gen.MakeResultExpired(fmt.Errorf("call %q ran and settled (%s) at %s, but the registry keeps results for a shorter time than call records and this one is gone; the call is never run again under this id: call with a new id to run it again", c.ID, c.Outcome, c.SettledAt.UTC().Format(time.RFC3339)))
+	}
 	switch c.Outcome {
 	case store.OutcomeOK:
 		return &gen.CallOutcome{CallID: c.ID, Outcome: "ok", Result: rawJSON(c.Result)}, nil
@@ -269,6 +272,10 @@ func record(c store.Call) *gen.CallRecord {
 		return &s
 	}
 	r.RunID, r.LeaseID, r.Outcome, r.Error = opt(c.RunID), opt(c.LeaseID), opt(string(c.Outcome)), opt(c.Error)
+	if c.ResultForgotten {
+		expired := true
+		r.ResultExpired = &expired
+	}
 	if len(c.Result) > 0 {
 		r.Result = rawJSON(c.Result)
 	}

@@ -440,3 +440,71 @@ func TestCallStateRow05RetryAfterReplacement(t *testing.T) {
 	case <-time.After(50 * time.Millisecond):
 	}
 }
+
+// Row 23: settled × its result retention passes (ResultRetention shorter
+// than Retention) → the result and error message are forgotten; a retry is
+// still matched and runs nothing, reading result_expired; the record says
+// result_expired.
+func TestCallStateRow23ResultRetention(t *testing.T) {
+	exec := registrytest.NewCounter()
+	r, c, ts, _ := setup(t, registrytest.Options{ResultRetention: 50 * time.Millisecond}, exec, 8)
+	first, err := registrytest.Call(c, "echo", "echo", ts.Token, "r23", `{"text":"x"}`, 5*time.Second)
+	if err != nil || first.Outcome != "ok" {
+		t.Fatalf("%+v %v", first, err)
+	}
+	waitForgotten(t, r, "r23", func(c store.Call) bool { return c.ResultForgotten })
+	_, err = registrytest.Call(c, "echo", "echo", ts.Token, "r23", `{"text":"x"}`, 5*time.Second)
+	wantName(t, err, registry.ErrResultExpired)
+	_, err = registrytest.Call(c, "echo", "echo", ts.Token, "r23", `{"text":"y"}`, 5*time.Second)
+	wantName(t, err, registry.ErrCallIDConflict)
+	rec, err := c.GetCall(context.Background(), &gen.GetCallPayload{CallID: "r23"})
+	if err != nil || rec.Result != nil || rec.ResultExpired == nil || !*rec.ResultExpired || rec.Outcome == nil || *rec.Outcome != "ok" {
+		t.Fatalf("record %+v %v", rec, err)
+	}
+	if exec.Runs("r23") != 1 {
+		t.Fatalf("ran %d times", exec.Runs("r23"))
+	}
+}
+
+// ForgetPayloads: a settled call keeps its payload's digest only, and a
+// retry is still matched by it.
+func TestForgetPayloadsKeepsOnlyTheDigest(t *testing.T) {
+	exec := registrytest.NewCounter()
+	r, c, ts, _ := setup(t, registrytest.Options{ForgetPayloads: true}, exec, 8)
+	if _, err := registrytest.Call(c, "echo", "echo", ts.Token, "fp1", `{"text":"a secret"}`, 5*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	rec := waitForgotten(t, r, "fp1", func(c store.Call) bool { return c.PayloadForgotten })
+	if rec.Payload != nil || rec.Digest == "" || string(rec.Result) != `{"text":"a secret"}` {
+		t.Fatalf("record after forgetting its payload: %+v", rec)
+	}
+	again, err := registrytest.Call(c, "echo", "echo", ts.Token, "fp1", `{"text":"a secret"}`, 5*time.Second)
+	if err != nil || again.Outcome != "ok" {
+		t.Fatalf("retry: %+v %v", again, err)
+	}
+	_, err = registrytest.Call(c, "echo", "echo", ts.Token, "fp1", `{"text":"another"}`, 5*time.Second)
+	wantName(t, err, registry.ErrCallIDConflict)
+	if exec.Runs("fp1") != 1 {
+		t.Fatalf("ran %d times", exec.Runs("fp1"))
+	}
+}
+
+// waitForgotten waits for the maintenance pass that forgets what done
+// reports on call id's record, and returns the record.
+func waitForgotten(t *testing.T, r *registrytest.Registry, id string, done func(store.Call) bool) store.Call {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		c, err := r.Store.GetCall(context.Background(), id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if done(c) {
+			return c
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("call %s never forgotten: %+v", id, c)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}

@@ -18,7 +18,9 @@ type Config struct {
 	Bus Bus
 	// Keys maps API keys to roles; nil lets every request through as admin
 	// (for a registry on a loopback address only: the command refuses
-	// anything else).
+	// anything else). They are the keys at start: Service.SetKeys replaces
+	// them while the registry serves, so the service checks requests
+	// against its current keys, never against this field.
 	Keys *Keys
 	// Logger receives one line per provider event; slog.Default() when nil.
 	Logger *slog.Logger
@@ -49,6 +51,17 @@ type Config struct {
 	// Retention is how long settled call records are kept, so that a retry
 	// returns the recorded outcome. Default 24h.
 	Retention time.Duration
+	// ResultRetention is how long a settled call keeps its result and
+	// error message, at most Retention (the default). After it the record
+	// stays until Retention ends, so a retry is still matched and never
+	// runs the call again, but it reads result_expired instead of the
+	// result.
+	ResultRetention time.Duration
+	// ForgetPayloads keeps only the digest of a settled call's payload:
+	// the payload is forgotten at the first maintenance pass after the call
+	// settles (within a second), so that arguments do not sit in the store
+	// for the whole Retention. A retry is still matched by the digest.
+	ForgetPayloads bool
 	// MaxQueue bounds the calls waiting for a provider per toolset;
 	// further calls are refused as overloaded. Default 10000.
 	MaxQueue int
@@ -59,6 +72,10 @@ type Config struct {
 	// PingInterval is how often an idle provider stream carries a ping
 	// frame. Default 15s.
 	PingInterval time.Duration
+
+	// keys holds the service's current keys, Keys at start; withDefaults
+	// creates it, so that the copies of a service's Config share it.
+	keys *keyRing
 }
 
 // Defaults.
@@ -84,6 +101,7 @@ func (c Config) withDefaults() (Config, error) {
 	if c.AuditLog == nil {
 		c.AuditLog = c.Logger
 	}
+	c.keys = newKeyRing(c.Keys)
 	set := func(d *time.Duration, def time.Duration, name string) error {
 		switch {
 		case *d == 0:
@@ -104,6 +122,15 @@ func (c Config) withDefaults() (Config, error) {
 	}
 	if c.MaxBodyBytes == 0 {
 		c.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	switch {
+	case c.ResultRetention == 0:
+		c.ResultRetention = c.Retention
+	case c.ResultRetention < 0:
+		return c, fmt.Errorf("registry: ResultRetention is negative (%s)", c.ResultRetention)
+	}
+	if c.ResultRetention > c.Retention {
+		return c, fmt.Errorf("registry: ResultRetention (%s) is longer than Retention (%s): a result cannot outlive its record", c.ResultRetention, c.Retention)
 	}
 	if c.MaxPayloadBytes == 0 {
 		c.MaxPayloadBytes = DefaultMaxPayload

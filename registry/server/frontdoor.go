@@ -34,6 +34,9 @@ import (
 // within BodyTimeout (408), while fewer than MaxReadingBodies others are
 // being read (429 overloaded, Retry-After).
 //
+// The keys are read once per request (Service.SetKeys may replace them
+// meanwhile): the request is checked against one set, old or new.
+//
 // A request with a body gets a read deadline before anything else, so that
 // one the door refuses — whose body net/http drains up to 256 KiB — cannot
 // hold its connection by sending slowly. The deadline is cleared once the
@@ -57,7 +60,8 @@ func (s *Service) frontDoor(next http.Handler) http.Handler {
 			refuse(w, r, http.StatusBadRequest, gen.MakeBadRequest(err))
 			return
 		}
-		if !s.cfg.Keys.Configured() {
+		keys := s.currentKeys()
+		if !keys.Configured() {
 			if err := httpguard.CheckHost(r); err != nil {
 				refuse(w, r, http.StatusForbidden, gen.MakeForbidden(err))
 				return
@@ -73,7 +77,7 @@ func (s *Service) frontDoor(next http.Handler) http.Handler {
 				return
 			}
 		}
-		p, err := s.authenticate(r.Header.Get("Authorization"))
+		p, err := authenticate(keys, r.Header.Get("Authorization"))
 		switch {
 		case rt.access == open:
 			// The probes and the document answer anyone; /readyz says more
@@ -180,10 +184,10 @@ func pathParams(rt apiRoute, segs []string) ([]string, error) {
 }
 
 // authenticate reads the request's key: "Bearer <key>" or the bare key, as
-// docs/registry.md documents; any other scheme is refused. Without keys
-// configured every caller is admin.
-func (s *Service) authenticate(header string) (Principal, error) {
-	if !s.cfg.Keys.Configured() {
+// docs/registry.md documents, and finds it in keys; any other scheme is
+// refused. Without keys configured every caller is admin.
+func authenticate(keys *Keys, header string) (Principal, error) {
+	if !keys.Configured() {
 		return Principal{Role: RoleAdmin}, nil
 	}
 	key := header
@@ -196,7 +200,7 @@ func (s *Service) authenticate(header string) (Principal, error) {
 	if key == "" {
 		return Principal{}, gen.MakeUnauthorized(errors.New("the request carries no API key: send it as Authorization: Bearer <key>"))
 	}
-	p, ok := s.cfg.Keys.Lookup(key)
+	p, ok := keys.Lookup(key)
 	if !ok {
 		return Principal{}, gen.MakeUnauthorized(errors.New("the API key is not in the registry's keys file"))
 	}

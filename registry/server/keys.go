@@ -13,6 +13,7 @@ import (
 	"os"
 	"path"
 	"strings"
+	"sync/atomic"
 	"unicode"
 )
 
@@ -86,6 +87,62 @@ func (p Principal) MayConsume() bool { return p.Role == RoleConsumer || p.Role =
 
 // Configured reports whether any key is configured.
 func (k *Keys) Configured() bool { return k != nil && len(k.entries) > 0 }
+
+// Len is the number of keys.
+func (k *Keys) Len() int {
+	if k == nil {
+		return 0
+	}
+	return len(k.entries)
+}
+
+// keyRing holds a service's current keys, swapped whole: a request reads
+// the keys once, and sees either the old set or the new one.
+type keyRing struct {
+	current atomic.Pointer[Keys]
+}
+
+func newKeyRing(k *Keys) *keyRing {
+	r := &keyRing{}
+	r.current.Store(k)
+	return r
+}
+
+// currentKeys are the keys the service checks requests against now.
+func (s *Service) currentKeys() *Keys { return s.cfg.keys.current.Load() }
+
+// Errors of SetKeys.
+var (
+	// ErrKeylessRegistry: a registry started without keys takes none
+	// while it runs.
+	ErrKeylessRegistry = errors.New("registry: the registry was started without keys (every request served as admin, on loopback only) and cannot take keys while it runs: restart it with keys")
+	// ErrKeysRequired: a registry started with keys cannot drop them all.
+	ErrKeysRequired = errors.New("registry: the registry was started with keys and cannot become keyless while it runs (a keyless registry serves every request as admin, and only on loopback): give at least one key, or restart it without keys")
+)
+
+// SetKeys replaces the keys every request is checked against from the next
+// request on, without touching a connection: a key added is accepted at
+// once, a key removed is refused (401) at once. Requests already past the
+// front door — a provider's open call stream, a call waiting for its
+// outcome — keep the principal they were let in with until they end.
+//
+// A keyless registry stays keyless and a keyed one keyed: keyless mode
+// serves every request as admin and is safe only on loopback, where the
+// registry's own Host check guards it, so switching in either direction
+// needs a restart. SetKeys refuses it with ErrKeylessRegistry or
+// ErrKeysRequired and keeps the current keys.
+func (s *Service) SetKeys(k *Keys) error {
+	switch cur := s.currentKeys(); {
+	case !cur.Configured() && k.Configured():
+		return ErrKeylessRegistry
+	case cur.Configured() && !k.Configured():
+		return ErrKeysRequired
+	case !cur.Configured():
+		return nil // keyless stays keyless
+	}
+	s.cfg.keys.current.Store(k)
+	return nil
+}
 
 // Lookup finds the key's principal, in time independent of which key
 // matches.

@@ -27,6 +27,7 @@ func (s *Service) maintenanceLoop() {
 				s.apply(ctx, e)
 			}
 			s.sweep(ctx, now)
+			s.forget(ctx, now)
 			if s.shared {
 				if err := s.refresh(ctx); err != nil {
 					s.log.Error("registry: refresh", "err", err)

@@ -63,7 +63,7 @@ func New(ctx context.Context, cfg Config) (*Service, error) {
 		return nil, err
 	}
 	s := &Service{
-		cfg: cfg, store: cfg.Store, bus: cfg.Bus, log: cfg.Logger, search: eng,
+		cfg: cfg, store: newRecoveringStore(cfg.Store, cfg.LeaseTTL, cfg.Logger), bus: cfg.Bus, log: cfg.Logger, search: eng,
 		known:    map[string]*compiled{},
 		router:   newRouter(),
 		waiters:  newWaiters(),
@@ -79,7 +79,8 @@ func New(ctx context.Context, cfg Config) (*Service, error) {
 	// No provider could renew while the registry was down: every lease
 	// gets a full TTL before anything expires, so that providers alive
 	// through the outage keep their leases and post the outcomes of the
-	// calls in their hands.
+	// calls in their hands. The service does the same when its store was
+	// unreachable while the registry ran (recoveringStore, recovering_store.go).
 	if _, err := s.store.RenewAll(ctx); err != nil {
 		return nil, fmt.Errorf("registry: renew leases at start: %w", err)
 	}

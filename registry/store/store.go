@@ -117,6 +117,14 @@ type Store interface {
 	// PurgeSettled deletes the records of calls settled before t and
 	// returns how many it deleted.
 	PurgeSettled(ctx context.Context, before time.Time) (int, error)
+	// ForgetSettled forgets what settled calls carried and keeps their
+	// records (state, outcome, digest) until PurgeSettled: the result and
+	// error message of calls settled before results (ResultForgotten), the
+	// payload of calls settled before payloads (PayloadForgotten). A zero
+	// time forgets nothing of its kind. It is incremental: each kind
+	// resumes after the last call it forgot, so a pass costs the calls
+	// settled since the previous one. It returns how many records changed.
+	ForgetSettled(ctx context.Context, results, payloads time.Time) (int, error)
 
 	// Close releases the store.
 	Close() error
@@ -269,7 +277,7 @@ type Call struct {
 	// Payload is the canonical payload; Digest identifies the request for
 	// idempotency (versioned: "sha256v2:<hex>" of the canonical payload,
 	// "sha256:<hex>" for calls recorded by earlier releases).
-	Payload json.RawMessage `json:"payload"`
+	Payload json.RawMessage `json:"payload,omitempty"`
 	Digest  string          `json:"digest"`
 	State   CallState       `json:"state"`
 	// LeaseID is the lease the call was published to.
@@ -278,11 +286,17 @@ type Call struct {
 	// Result is the result of an OutcomeOK call.
 	Result json.RawMessage `json:"result,omitempty"`
 	// Error says why a settled call did not succeed.
-	Error       string    `json:"error,omitempty"`
-	AcceptedAt  time.Time `json:"accepted_at"`
-	Deadline    time.Time `json:"deadline"`
-	PublishedAt time.Time `json:"published_at,omitzero"`
-	SettledAt   time.Time `json:"settled_at,omitzero"`
+	Error string `json:"error,omitempty"`
+	// ResultForgotten: the settled call's result and error message were
+	// forgotten (ForgetSettled); its outcome remains.
+	ResultForgotten bool `json:"result_forgotten,omitempty"`
+	// PayloadForgotten: the payload was forgotten; its digest remains, so
+	// a retry is still matched against it.
+	PayloadForgotten bool      `json:"payload_forgotten,omitempty"`
+	AcceptedAt       time.Time `json:"accepted_at"`
+	Deadline         time.Time `json:"deadline"`
+	PublishedAt      time.Time `json:"published_at,omitzero"`
+	SettledAt        time.Time `json:"settled_at,omitzero"`
 }
 
 // Settlement is an outcome to record.

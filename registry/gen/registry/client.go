@@ -307,6 +307,7 @@ func (c *Client) Changes(ctx context.Context, p *ChangesPayload) (res *ChangesRe
 //   - "outcome_unknown" (type *goa.ServiceError): The call was handed to a provider that ended before posting its outcome. It may or may not have run; it is never re-run elsewhere.
 //   - "overloaded" (type *goa.ServiceError): The toolset's queue is full: retry with the same call id and token.
 //   - "call_id_conflict" (type *goa.ServiceError): The call id was used by another call (another tool or payload).
+//   - "result_expired" (type *goa.ServiceError): The call ran and settled, but its result was kept shorter than its record and is gone. It is never run again under this id.
 //   - "unauthorized" (type *goa.ServiceError): The request carries no API key, or one the registry does not know.
 //   - "forbidden" (type *goa.ServiceError): The key's role may not do this (a consumer publishing, a provider publishing outside its globs).
 //   - "bad_request" (type *goa.ServiceError): The request is malformed: the message says which field and why.

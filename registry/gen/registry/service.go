@@ -168,6 +168,9 @@ type CallRecord struct {
 	Error *string
 	// The result of an ok call.
 	Result any
+	// true when the call's result and error message were forgotten after the
+	// registry's result retention (its outcome remains).
+	ResultExpired *bool
 }
 
 // CallResolvedToolPayload is the payload type of the registry service
@@ -627,4 +630,9 @@ func MakeOverloaded(err error) *goa.ServiceError {
 // MakeCallIDConflict builds a goa.ServiceError from an error.
 func MakeCallIDConflict(err error) *goa.ServiceError {
 	return goa.NewServiceError(err, "call_id_conflict", false, false, false)
+}
+
+// MakeResultExpired builds a goa.ServiceError from an error.
+func MakeResultExpired(err error) *goa.ServiceError {
+	return goa.NewServiceError(err, "result_expired", false, false, false)
 }

@@ -135,6 +135,45 @@ func nonce() string {
 	return strconv.FormatUint(rand.Uint64(), 36)
 }
 
+// forgetBatch bounds how many calls one run of lua/forget.lua forgets per
+// kind, so that a first pass over a large backlog never holds Redis long.
+const forgetBatch = 1000
+
+// ForgetSettled implements [store.Store] (lua/forget.lua), a batch at a
+// time.
+func (s *Store) ForgetSettled(ctx context.Context, results, payloads time.Time) (int, error) {
+	arg := func(t time.Time) (string, error) {
+		if t.IsZero() {
+			return "", nil
+		}
+		return timeKey(t)
+	}
+	rk, err := arg(results)
+	if err != nil {
+		return 0, fmt.Errorf("redisstore: forget settled: %w", err)
+	}
+	pk, err := arg(payloads)
+	if err != nil {
+		return 0, fmt.Errorf("redisstore: forget settled: %w", err)
+	}
+	total := 0
+	for {
+		reply, err := s.eval(ctx, "forget settled", scriptForget, false, rk, pk, forgetBatch)
+		if err != nil {
+			return total, err
+		}
+		if str(reply[0]) != "ok" || len(reply) != 3 {
+			return total, badReply("forget settled", reply)
+		}
+		n, _ := reply[1].(int64)
+		more, _ := reply[2].(int64)
+		total += int(n)
+		if more == 0 {
+			return total, nil
+		}
+	}
+}
+
 // PurgeSettled implements [store.Store] (lua/purge.lua).
 func (s *Store) PurgeSettled(ctx context.Context, before time.Time) (int, error) {
 	k, err := timeKey(before)

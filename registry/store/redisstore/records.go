@@ -140,6 +140,7 @@ func callOfFields(f map[string]string) (store.Call, error) {
 	if r := f["result"]; r != "" {
 		c.Result = json.RawMessage(r)
 	}
+	c.ResultForgotten, c.PayloadForgotten = f["result_forgotten"] == "1", f["payload_forgotten"] == "1"
 	for _, t := range []struct {
 		field string
 		to    *time.Time

@@ -25,6 +25,7 @@ var (
 	scriptReturn     = script("return")
 	scriptSettle     = script("settle")
 	scriptPurge      = script("purge")
+	scriptForget     = script("forget")
 	scriptUnsettled  = script("unsettled")
 )
 

@@ -68,6 +68,7 @@ var suite = []struct {
 	{"ChangesReset", testChangesReset},
 	{"UnsettledOldestFirst", testUnsettledOrder},
 	{"PurgeSettled", testPurgeSettled},
+	{"ForgetSettled", testForgetSettled},
 	{"Concurrent", testConcurrent},
 	{"Reopen", testReopen},
 }

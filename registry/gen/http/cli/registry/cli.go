@@ -29,7 +29,7 @@ func UsageCommands() []string {
 
 // UsageExamples produces an example of a valid invocation of the CLI tool.
 func UsageExamples() string {
-	return os.Args[0] + " " + "registry register --body '{\n      \"execution\": \"agent\",\n      \"fingerprint\": \"Non voluptas aliquid et.\",\n      \"kind\": \"schema_only\",\n      \"max_in_flight\": 1010,\n      \"provider\": \"Natus doloribus voluptates velit corporis.\",\n      \"revision\": \"Quia eveniet nisi quia iste qui.\",\n      \"toolset\": \"Iure soluta.\"\n   }' --key \"Quaerat consequuntur molestiae dicta animi aspernatur esse.\"" + "\n" +
+	return os.Args[0] + " " + "registry register --body '{\n      \"execution\": \"service\",\n      \"fingerprint\": \"Iusto natus doloribus voluptates velit.\",\n      \"kind\": \"tool_schemas\",\n      \"max_in_flight\": 2913,\n      \"provider\": \"Aspernatur esse libero ut.\",\n      \"revision\": \"Et quas quaerat consequuntur molestiae.\",\n      \"toolset\": \"Quia eveniet nisi quia iste qui.\"\n   }' --key \"Facilis id animi eos molestiae.\"" + "\n" +
 		""
 }
 
@@ -330,7 +330,7 @@ func registryRegisterUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "registry register --body '{\n      \"execution\": \"agent\",\n      \"fingerprint\": \"Non voluptas aliquid et.\",\n      \"kind\": \"schema_only\",\n      \"max_in_flight\": 1010,\n      \"provider\": \"Natus doloribus voluptates velit corporis.\",\n      \"revision\": \"Quia eveniet nisi quia iste qui.\",\n      \"toolset\": \"Iure soluta.\"\n   }' --key \"Quaerat consequuntur molestiae dicta animi aspernatur esse.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "registry register --body '{\n      \"execution\": \"service\",\n      \"fingerprint\": \"Iusto natus doloribus voluptates velit.\",\n      \"kind\": \"tool_schemas\",\n      \"max_in_flight\": 2913,\n      \"provider\": \"Aspernatur esse libero ut.\",\n      \"revision\": \"Et quas quaerat consequuntur molestiae.\",\n      \"toolset\": \"Quia eveniet nisi quia iste qui.\"\n   }' --key \"Facilis id animi eos molestiae.\"")
 }
 
 func registryRenewUsage() {
@@ -350,7 +350,7 @@ func registryRenewUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "registry renew --lease-id \"Deleniti aut assumenda sit quis consectetur aut.\" --key \"Qui repellendus quibusdam culpa omnis eius assumenda.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "registry renew --lease-id \"Assumenda dicta rerum id iste.\" --key \"Praesentium deleniti expedita sit voluptas.\"")
 }
 
 func registryDrainUsage() {
@@ -370,7 +370,7 @@ func registryDrainUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "registry drain --lease-id \"Voluptates incidunt dignissimos sed.\" --key \"Suscipit cupiditate non adipisci alias.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "registry drain --lease-id \"Suscipit cupiditate non adipisci alias.\" --key \"Porro consequuntur suscipit cum aut velit.\"")
 }
 
 func registryReleaseUsage() {
@@ -390,7 +390,7 @@ func registryReleaseUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "registry release --lease-id \"Sunt consequuntur.\" --key \"Eligendi est sint maxime eaque.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "registry release --lease-id \"Consectetur quia repudiandae.\" --key \"Dolore voluptate.\"")
 }
 
 func registryUnregisterUsage() {
@@ -410,7 +410,7 @@ func registryUnregisterUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "registry unregister --name \"Odio voluptas voluptatibus aut voluptatibus autem.\" --key \"Est est consequatur quidem ducimus.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "registry unregister --name \"Est consequatur quidem ducimus eum.\" --key \"Aperiam et aut.\"")
 }
 
 func registryCallsUsage() {
@@ -430,7 +430,7 @@ func registryCallsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "registry calls --lease-id \"Autem qui magnam tempore.\" --key \"Impedit accusamus excepturi impedit et consequatur.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "registry calls --lease-id \"Tempore excepturi impedit accusamus excepturi impedit et.\" --key \"Labore ut.\"")
 }
 
 func registryPostResultUsage() {
@@ -474,7 +474,7 @@ func registryListToolsetsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "registry list-toolsets --tags '[\n      \"Eveniet aut.\",\n      \"Maiores in ut maxime explicabo quam iste.\"\n   ]' --if-none-match \"Aut non reprehenderit est ipsam perspiciatis.\" --key \"Accusantium ipsam vero.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "registry list-toolsets --tags '[\n      \"Aut voluptatem maiores in ut maxime.\",\n      \"Quam iste vel aut.\"\n   ]' --if-none-match \"Reprehenderit est ipsam perspiciatis voluptates accusantium ipsam.\" --key \"Qui dolore.\"")
 }
 
 func registryGetToolsetUsage() {
@@ -626,5 +626,5 @@ func registryGetCallUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "registry get-call --call-id \"Optio exercitationem a.\" --key \"Qui ab voluptate sint dolor ut quia.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "registry get-call --call-id \"Sint dolor ut quia numquam consectetur cum.\" --key \"Veritatis ut.\"")
 }

@@ -25,7 +25,7 @@ func BuildRegisterPayload(registryRegisterBody string, registryRegisterKey strin
 	{
 		err = json.Unmarshal([]byte(registryRegisterBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"execution\": \"agent\",\n      \"fingerprint\": \"Non voluptas aliquid et.\",\n      \"kind\": \"schema_only\",\n      \"max_in_flight\": 1010,\n      \"provider\": \"Natus doloribus voluptates velit corporis.\",\n      \"revision\": \"Quia eveniet nisi quia iste qui.\",\n      \"toolset\": \"Iure soluta.\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"execution\": \"service\",\n      \"fingerprint\": \"Iusto natus doloribus voluptates velit.\",\n      \"kind\": \"tool_schemas\",\n      \"max_in_flight\": 2913,\n      \"provider\": \"Aspernatur esse libero ut.\",\n      \"revision\": \"Et quas quaerat consequuntur molestiae.\",\n      \"toolset\": \"Quia eveniet nisi quia iste qui.\"\n   }'")
 		}
 		if body.Toolset == nil {
 			err = goa.MergeErrors(err, goa.MissingFieldError("toolset", "body"))
@@ -219,7 +219,7 @@ func BuildListToolsetsPayload(registryListToolsetsTags string, registryListTools
 		if registryListToolsetsTags != "" {
 			err = json.Unmarshal([]byte(registryListToolsetsTags), &tags)
 			if err != nil {
-				return nil, fmt.Errorf("invalid JSON for tags, \nerror: %s, \nexample of valid JSON:\n%s", err, "'[\n      \"Eveniet aut.\",\n      \"Maiores in ut maxime explicabo quam iste.\"\n   ]'")
+				return nil, fmt.Errorf("invalid JSON for tags, \nerror: %s, \nexample of valid JSON:\n%s", err, "'[\n      \"Aut voluptatem maiores in ut maxime.\",\n      \"Quam iste vel aut.\"\n   ]'")
 			}
 		}
 	}

@@ -2602,6 +2602,7 @@ func EncodeCallResolvedToolRequest(encoder func(*http.Request) goahttp.Encoder) 
 //   - "call_id_conflict" (type *goa.ServiceError): http.StatusConflict
 //   - "outcome_unknown" (type *goa.ServiceError): http.StatusBadGateway
 //   - "overloaded" (type *goa.ServiceError): http.StatusTooManyRequests
+//   - "result_expired" (type *goa.ServiceError): http.StatusGone
 //   - "unauthorized" (type *goa.ServiceError): http.StatusUnauthorized
 //   - "forbidden" (type *goa.ServiceError): http.StatusForbidden
 //   - "bad_request" (type *goa.ServiceError): http.StatusBadRequest
@@ -2778,6 +2779,20 @@ func DecodeCallResolvedToolResponse(decoder func(*http.Response) goahttp.Decoder
 				return nil, goahttp.ErrValidationError("registry", "call_resolved_tool", err)
 			}
 			return nil, NewCallResolvedToolOverloaded(&body)
+		case http.StatusGone:
+			var (
+				body CallResolvedToolResultExpiredResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("registry", "call_resolved_tool", err)
+			}
+			err = ValidateCallResolvedToolResultExpiredResponseBody(&body)
+			if err != nil {
+				return nil, goahttp.ErrValidationError("registry", "call_resolved_tool", err)
+			}
+			return nil, NewCallResolvedToolResultExpired(&body)
 		case http.StatusUnauthorized:
 			var (
 				body CallResolvedToolUnauthorizedResponseBody

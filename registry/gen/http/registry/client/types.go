@@ -173,6 +173,9 @@ type PostResultResponseBody struct {
 	Error *string `form:"error,omitempty" json:"error,omitempty" xml:"error,omitempty"`
 	// The result of an ok call.
 	Result any `form:"result,omitempty" json:"result,omitempty" xml:"result,omitempty"`
+	// true when the call's result and error message were forgotten after the
+	// registry's result retention (its outcome remains).
+	ResultExpired *bool `form:"result_expired,omitempty" json:"result_expired,omitempty" xml:"result_expired,omitempty"`
 }
 
 // ListToolsetsOKResponseBody is the type of the "registry" service
@@ -272,6 +275,9 @@ type GetCallResponseBody struct {
 	Error *string `form:"error,omitempty" json:"error,omitempty" xml:"error,omitempty"`
 	// The result of an ok call.
 	Result any `form:"result,omitempty" json:"result,omitempty" xml:"result,omitempty"`
+	// true when the call's result and error message were forgotten after the
+	// registry's result retention (its outcome remains).
+	ResultExpired *bool `form:"result_expired,omitempty" json:"result_expired,omitempty" xml:"result_expired,omitempty"`
 }
 
 // RegisterReplacementPendingResponseBody is the type of the "registry" service
@@ -2128,6 +2134,25 @@ type CallResolvedToolOverloadedResponseBody struct {
 	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
 }
 
+// CallResolvedToolResultExpiredResponseBody is the type of the "registry"
+// service "call_resolved_tool" endpoint HTTP response body for the
+// "result_expired" error.
+type CallResolvedToolResultExpiredResponseBody struct {
+	// Name is the name of this class of errors.
+	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID *string `form:"id,omitempty" json:"id,omitempty" xml:"id,omitempty"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message *string `form:"message,omitempty" json:"message,omitempty" xml:"message,omitempty"`
+	// Is the error temporary?
+	Temporary *bool `form:"temporary,omitempty" json:"temporary,omitempty" xml:"temporary,omitempty"`
+	// Is the error a timeout?
+	Timeout *bool `form:"timeout,omitempty" json:"timeout,omitempty" xml:"timeout,omitempty"`
+	// Is the error a server-side fault?
+	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
+}
+
 // CallResolvedToolUnauthorizedResponseBody is the type of the "registry"
 // service "call_resolved_tool" endpoint HTTP response body for the
 // "unauthorized" error.
@@ -3173,16 +3198,17 @@ func NewCallsNotFound(body *CallsNotFoundResponseBody) *goa.ServiceError {
 // result from a HTTP "OK" response.
 func NewPostResultCallRecordOK(body *PostResultResponseBody) *registry.CallRecord {
 	v := &registry.CallRecord{
-		CallID:  *body.CallID,
-		Toolset: *body.Toolset,
-		Tool:    *body.Tool,
-		RunID:   body.RunID,
-		Token:   *body.Token,
-		State:   *body.State,
-		Outcome: body.Outcome,
-		LeaseID: body.LeaseID,
-		Error:   body.Error,
-		Result:  body.Result,
+		CallID:        *body.CallID,
+		Toolset:       *body.Toolset,
+		Tool:          *body.Tool,
+		RunID:         body.RunID,
+		Token:         *body.Token,
+		State:         *body.State,
+		Outcome:       body.Outcome,
+		LeaseID:       body.LeaseID,
+		Error:         body.Error,
+		Result:        body.Result,
+		ResultExpired: body.ResultExpired,
 	}
 
 	return v
@@ -4187,6 +4213,21 @@ func NewCallResolvedToolOverloaded(body *CallResolvedToolOverloadedResponseBody)
 	return v
 }
 
+// NewCallResolvedToolResultExpired builds a registry service
+// call_resolved_tool endpoint result_expired error.
+func NewCallResolvedToolResultExpired(body *CallResolvedToolResultExpiredResponseBody) *goa.ServiceError {
+	v := &goa.ServiceError{
+		Name:      *body.Name,
+		ID:        *body.ID,
+		Message:   *body.Message,
+		Temporary: *body.Temporary,
+		Timeout:   *body.Timeout,
+		Fault:     *body.Fault,
+	}
+
+	return v
+}
+
 // NewCallResolvedToolUnauthorized builds a registry service call_resolved_tool
 // endpoint unauthorized error.
 func NewCallResolvedToolUnauthorized(body *CallResolvedToolUnauthorizedResponseBody) *goa.ServiceError {
@@ -4266,16 +4307,17 @@ func NewCallResolvedToolUnavailable(body *CallResolvedToolUnavailableResponseBod
 // result from a HTTP "OK" response.
 func NewGetCallCallRecordOK(body *GetCallResponseBody) *registry.CallRecord {
 	v := &registry.CallRecord{
-		CallID:  *body.CallID,
-		Toolset: *body.Toolset,
-		Tool:    *body.Tool,
-		RunID:   body.RunID,
-		Token:   *body.Token,
-		State:   *body.State,
-		Outcome: body.Outcome,
-		LeaseID: body.LeaseID,
-		Error:   body.Error,
-		Result:  body.Result,
+		CallID:        *body.CallID,
+		Toolset:       *body.Toolset,
+		Tool:          *body.Tool,
+		RunID:         body.RunID,
+		Token:         *body.Token,
+		State:         *body.State,
+		Outcome:       body.Outcome,
+		LeaseID:       body.LeaseID,
+		Error:         body.Error,
+		Result:        body.Result,
+		ResultExpired: body.ResultExpired,
 	}
 
 	return v
@@ -7098,6 +7140,30 @@ func ValidateCallResolvedToolOutcomeUnknownResponseBody(body *CallResolvedToolOu
 // ValidateCallResolvedToolOverloadedResponseBody runs the validations defined
 // on call_resolved_tool_overloaded_response_body
 func ValidateCallResolvedToolOverloadedResponseBody(body *CallResolvedToolOverloadedResponseBody) (err error) {
+	if body.Name == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
+	}
+	if body.ID == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("id", "body"))
+	}
+	if body.Message == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("message", "body"))
+	}
+	if body.Temporary == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("temporary", "body"))
+	}
+	if body.Timeout == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("timeout", "body"))
+	}
+	if body.Fault == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("fault", "body"))
+	}
+	return
+}
+
+// ValidateCallResolvedToolResultExpiredResponseBody runs the validations
+// defined on call_resolved_tool_result_expired_response_body
+func ValidateCallResolvedToolResultExpiredResponseBody(body *CallResolvedToolResultExpiredResponseBody) (err error) {
 	if body.Name == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
 	}

@@ -173,6 +173,9 @@ type PostResultResponseBody struct {
 	Error *string `form:"error,omitempty" json:"error,omitempty" xml:"error,omitempty"`
 	// The result of an ok call.
 	Result any `form:"result,omitempty" json:"result,omitempty" xml:"result,omitempty"`
+	// true when the call's result and error message were forgotten after the
+	// registry's result retention (its outcome remains).
+	ResultExpired *bool `form:"result_expired,omitempty" json:"result_expired,omitempty" xml:"result_expired,omitempty"`
 }
 
 // ListToolsetsOKResponseBody is the type of the "registry" service
@@ -272,6 +275,9 @@ type GetCallResponseBody struct {
 	Error *string `form:"error,omitempty" json:"error,omitempty" xml:"error,omitempty"`
 	// The result of an ok call.
 	Result any `form:"result,omitempty" json:"result,omitempty" xml:"result,omitempty"`
+	// true when the call's result and error message were forgotten after the
+	// registry's result retention (its outcome remains).
+	ResultExpired *bool `form:"result_expired,omitempty" json:"result_expired,omitempty" xml:"result_expired,omitempty"`
 }
 
 // RegisterReplacementPendingResponseBody is the type of the "registry" service
@@ -2128,6 +2134,25 @@ type CallResolvedToolOverloadedResponseBody struct {
 	Fault bool `form:"fault" json:"fault" xml:"fault"`
 }
 
+// CallResolvedToolResultExpiredResponseBody is the type of the "registry"
+// service "call_resolved_tool" endpoint HTTP response body for the
+// "result_expired" error.
+type CallResolvedToolResultExpiredResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
 // CallResolvedToolUnauthorizedResponseBody is the type of the "registry"
 // service "call_resolved_tool" endpoint HTTP response body for the
 // "unauthorized" error.
@@ -2456,16 +2481,17 @@ func NewCallsResponseBody(res *registry.CallFrame) *CallsResponseBody {
 // the "post_result" endpoint of the "registry" service.
 func NewPostResultResponseBody(res *registry.CallRecord) *PostResultResponseBody {
 	body := &PostResultResponseBody{
-		CallID:  res.CallID,
-		Toolset: res.Toolset,
-		Tool:    res.Tool,
-		RunID:   res.RunID,
-		Token:   res.Token,
-		State:   res.State,
-		Outcome: res.Outcome,
-		LeaseID: res.LeaseID,
-		Error:   res.Error,
-		Result:  res.Result,
+		CallID:        res.CallID,
+		Toolset:       res.Toolset,
+		Tool:          res.Tool,
+		RunID:         res.RunID,
+		Token:         res.Token,
+		State:         res.State,
+		Outcome:       res.Outcome,
+		LeaseID:       res.LeaseID,
+		Error:         res.Error,
+		Result:        res.Result,
+		ResultExpired: res.ResultExpired,
 	}
 	return body
 }
@@ -2592,16 +2618,17 @@ func NewCallResolvedToolResponseBody(res *registry.CallOutcome) *CallResolvedToo
 // "get_call" endpoint of the "registry" service.
 func NewGetCallResponseBody(res *registry.CallRecord) *GetCallResponseBody {
 	body := &GetCallResponseBody{
-		CallID:  res.CallID,
-		Toolset: res.Toolset,
-		Tool:    res.Tool,
-		RunID:   res.RunID,
-		Token:   res.Token,
-		State:   res.State,
-		Outcome: res.Outcome,
-		LeaseID: res.LeaseID,
-		Error:   res.Error,
-		Result:  res.Result,
+		CallID:        res.CallID,
+		Toolset:       res.Toolset,
+		Tool:          res.Tool,
+		RunID:         res.RunID,
+		Token:         res.Token,
+		State:         res.State,
+		Outcome:       res.Outcome,
+		LeaseID:       res.LeaseID,
+		Error:         res.Error,
+		Result:        res.Result,
+		ResultExpired: res.ResultExpired,
 	}
 	return body
 }
@@ -4031,6 +4058,21 @@ func NewCallResolvedToolOutcomeUnknownResponseBody(res *goa.ServiceError) *CallR
 // the result of the "call_resolved_tool" endpoint of the "registry" service.
 func NewCallResolvedToolOverloadedResponseBody(res *goa.ServiceError) *CallResolvedToolOverloadedResponseBody {
 	body := &CallResolvedToolOverloadedResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewCallResolvedToolResultExpiredResponseBody builds the HTTP response body
+// from the result of the "call_resolved_tool" endpoint of the "registry"
+// service.
+func NewCallResolvedToolResultExpiredResponseBody(res *goa.ServiceError) *CallResolvedToolResultExpiredResponseBody {
+	body := &CallResolvedToolResultExpiredResponseBody{
 		Name:      res.Name,
 		ID:        res.ID,
 		Message:   res.Message,
