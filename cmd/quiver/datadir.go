@@ -50,7 +50,8 @@ func (d *dataFolder) addFlag(cmd *cobra.Command) {
 
 // open creates the folder if it is missing (0700) and returns its absolute
 // path, and remove, which deletes a temporary folder (and does nothing to
-// any other).
+// any other). A folder every user may write to is refused
+// (checkDataFolderMode).
 func (d *dataFolder) open() (dir string, remove func(), err error) {
 	if d.temporary && !d.flagGiven {
 		dir, err := os.MkdirTemp("", "quiver-data-")
@@ -68,6 +69,9 @@ func (d *dataFolder) open() (dir string, remove func(), err error) {
 	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return "", nil, fmt.Errorf("data folder: %w", err)
+	}
+	if err := checkDataFolderMode(dir); err != nil {
+		return "", nil, err
 	}
 	return dir, func() {}, nil
 }

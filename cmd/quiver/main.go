@@ -38,9 +38,10 @@
 // data folder --data DIR ($XDG_DATA_HOME/quiver or ~/.local/share/quiver on
 // Linux; the same flag and default serve every command that keeps data).
 // Without --keys it serves everyone as admin, so it starts on a loopback
-// address only. SIGINT or SIGTERM stops it gracefully. The other registry
-// commands are its clients: --registry URL ($QUIVER_REGISTRY_URL, default
-// http://127.0.0.1:7420) and --key KEY ($QUIVER_REGISTRY_KEY); a failure the
+// address only. SIGINT or SIGTERM stops it gracefully; SIGHUP reloads
+// --keys. The other registry commands are its clients: --registry URL
+// ($QUIVER_REGISTRY_URL, default http://127.0.0.1:7420) and --key-file FILE,
+// $QUIVER_REGISTRY_KEY or --key KEY; a failure the
 // registry reports is printed with its name (validation_error,
 // unknown_toolset…) and exits 1. quiver registry call prints the call id
 // it generates, so that a retry with --call-id reads the same outcome.

@@ -107,6 +107,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"registry", "serve", "--lease-ttl", "10ms"}, `quiver: --lease-ttl 10ms: want at least 1s`},
 		{[]string{"registry", "serve", "--lease-ttl", "soon"}, `quiver: --lease-ttl "soon": want a duration such as 30s or 2m` + "\n"},
 		{[]string{"registry", "serve", "--retention", "-1h"}, `quiver: --retention -1h0m0s: want a positive duration`},
+		{[]string{"registry", "serve", "--retention", "1h", "--result-retention", "2h"}, `quiver: --result-retention 2h0m0s: want a duration from 0`},
 		{[]string{"registry", "serve", "--data", ""}, `quiver: --data "": name a folder`},
 		{[]string{"registry", "ls", "--registry", "127.0.0.1:7420"}, `quiver: --registry "127.0.0.1:7420": want http(s)://host:port, e.g. http://127.0.0.1:7420` + "\n"},
 		{[]string{"registry", "ls", "--registry", "ftp://127.0.0.1:7420"}, `quiver: --registry "ftp://127.0.0.1:7420": want http(s)://host[:port][/path]`},

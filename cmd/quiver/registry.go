@@ -34,8 +34,11 @@ func newRegistryCommand() *cobra.Command {
 		Long: `The tool registry: providers publish toolsets to it, consumers list, search
 and resolve them and call their tools through it. quiver registry serve runs
 one; the other commands are its clients: they talk to --registry URL
-($QUIVER_REGISTRY_URL, or ` + defaultRegistryURL + `) with --key KEY
-($QUIVER_REGISTRY_KEY), print tables by default and JSON with --json.
+($QUIVER_REGISTRY_URL, or ` + defaultRegistryURL + `) with the API key in
+--key-file FILE, $QUIVER_REGISTRY_KEY or --key KEY, print tables by default
+and JSON with --json. Prefer --key-file or the environment: every user of
+the machine can read a process's command line (ps), not its files or its
+environment.
 
 A failure the registry reports is printed with its name (validation_error,
 unknown_toolset, admission_conflict…) and its message, and exits 1.`,
@@ -47,21 +50,27 @@ unknown_toolset, admission_conflict…) and its message, and exits 1.`,
 	return cmd
 }
 
-// registryFlags are --registry and --key, shared by the client commands.
-// A command registers them with addFlags; connect gives its client.
+// registryFlags are --registry, --key and --key-file, shared by the client
+// commands. A command registers them with addFlags; connect gives its
+// client.
 type registryFlags struct {
 	url, key string
+	// keyFile is --key-file: the file holding the key, which keeps it out
+	// of the process list that --key shows every user.
+	keyFile string
 	// urlFrom names where url came from (--registry or the environment),
 	// for messages.
 	urlFrom string
 	client  *registry.Client
 }
 
-// addFlags registers --registry and --key on cmd and builds the client
-// before cmd runs: a malformed URL or key is a usage error.
+// addFlags registers --registry, --key and --key-file on cmd and builds
+// the client before cmd runs: a malformed URL or key, or both --key and
+// --key-file, is a usage error.
 func (f *registryFlags) addFlags(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&f.url, "registry", defaultRegistryURL, "registry `URL`; $"+envRegistryURL+" when --registry is not given")
-	cmd.Flags().StringVar(&f.key, "key", "", "API `KEY` sent to the registry; $"+envRegistryKey+" when --key is not given")
+	cmd.Flags().StringVar(&f.key, "key", "", "API `KEY` sent to the registry (every user sees it in ps: prefer --key-file or $"+envRegistryKey+"); $"+envRegistryKey+" when neither --key nor --key-file is given")
+	cmd.Flags().StringVar(&f.keyFile, "key-file", "", "read the API key from `FILE` (readable by you only, one trailing newline dropped)")
 	pre := cmd.PreRunE
 	cmd.PreRunE = func(c *cobra.Command, args []string) error {
 		if err := f.connect(c); err != nil {
@@ -82,8 +91,24 @@ func (f *registryFlags) connect(cmd *cobra.Command) error {
 		f.url, f.urlFrom = env, "$"+envRegistryURL
 	}
 	keyFrom := "--key"
-	if env := os.Getenv(envRegistryKey); env != "" && !cmd.Flags().Changed("key") {
-		f.key, keyFrom = env, "$"+envRegistryKey
+	keyGiven, fileGiven := cmd.Flags().Changed("key"), cmd.Flags().Changed("key-file")
+	switch {
+	case keyGiven && fileGiven:
+		return usagef("--key and --key-file both give the API key: pass one (--key-file keeps it out of the process list)")
+	case fileGiven:
+		if f.keyFile == "" {
+			return usagef(`--key-file "": name the file holding the key`)
+		}
+		key, err := readSecretFile("--key-file", f.keyFile)
+		if err != nil {
+			return err
+		}
+		f.key, keyFrom = key, "--key-file "+f.keyFile
+	case keyGiven:
+	default:
+		if env := os.Getenv(envRegistryKey); env != "" {
+			f.key, keyFrom = env, "$"+envRegistryKey
+		}
 	}
 	if strings.ContainsAny(f.key, " \t\r\n") {
 		return usagef("%s: an API key has no spaces", keyFrom)
@@ -119,7 +144,7 @@ func (f *registryFlags) fail(err error) error {
 		msg := fmt.Sprintf("%s: %s", se.Name, se.Message)
 		switch se.Name {
 		case registry.ErrUnauthorized:
-			msg += fmt.Sprintf(" (pass the key with --key KEY or $%s)", envRegistryKey)
+			msg += fmt.Sprintf(" (pass the key with --key-file FILE, --key KEY or $%s)", envRegistryKey)
 		case registry.ErrForbidden:
 			msg += " (use a key whose role allows it)"
 		}

@@ -32,34 +32,43 @@ type serveOptions struct {
 	maxBody   string
 	leaseTTL  time.Duration
 	retention time.Duration
-	store     storeFlags
-	tls       tlsFlags
+	// resultRetention is --result-retention (0: the record's retention).
+	resultRetention time.Duration
+	forgetPayloads  bool
+	store           storeFlags
+	tls             tlsFlags
 }
 
 // newRegistryServeCommand returns quiver registry serve.
 func newRegistryServeCommand() *cobra.Command {
 	var opts serveOptions
 	cmd := &cobra.Command{
-		Use:   "serve [--addr HOST:PORT] [--data DIR] [--keys FILE] [--tls-cert FILE --tls-key FILE | --insecure-http] [--store embedded|redis --redis-url URL] [--max-body SIZE] [--lease-ttl D] [--retention D]",
+		Use:   "serve [--addr HOST:PORT] [--data DIR] [--keys FILE] [--tls-cert FILE --tls-key FILE | --insecure-http] [--store embedded|redis [--redis-url URL | --redis-url-file FILE]] [--max-body SIZE] [--lease-ttl D] [--retention D] [--result-retention D] [--forget-payloads]",
 		Short: "Run a tool registry node",
 		Long: `Run a tool registry on --addr: the API under /v1, its OpenAPI document at
 /openapi.json and the probes /healthz and /readyz. Its state is kept in an
 embedded bbolt store, registry.db in the data folder --data DIR (created if
-missing); one registry at a time may use a data folder. With --store redis
---redis-url URL its state is in Redis instead, and several nodes started
-with the same Redis (and --redis-prefix) are one registry: any node accepts
-a call, the node holding the provider's stream hands it over
-(docs/registry.md, "Several nodes"). --redis-url defaults to
-$QUIVER_REDIS_URL.
+missing, 0700; a folder every user may write to is refused); one registry
+at a time may use a data folder. With --store redis --redis-url URL its
+state is in Redis instead, and several nodes started with the same Redis
+(and --redis-prefix) are one registry: any node accepts a call, the node
+holding the provider's stream hands it over (docs/registry.md, "Several
+nodes"). --redis-url defaults to $QUIVER_REDIS_URL; a URL with a password
+belongs there or in --redis-url-file FILE, since every user of the machine
+can read a process's command line (ps).
 
 --keys FILE holds the API keys: {"keys": [{"name": "ci", "key": "<secret>"
 (or "sha256": "<hex digest of the secret>"), "role": "provider", "consumer"
 or "admin", "toolsets": ["records.*"]}]}, a provider key listing the globs
-of the toolsets it may publish. Without --keys every request is served as
-admin, so the registry starts only on a loopback address (127.0.0.1, ::1,
-localhost), and answers only requests naming it (Host), sent by programs
-rather than web pages (Origin) with application/json bodies. Keys are
-checked before a request's body is read.
+of the toolsets it may publish. The file must be readable by you only
+(chmod 600): one its group or others may read is refused. SIGHUP reloads
+it without dropping a connection: a key added is accepted and a key
+removed refused from the next request on; a file that does not read or
+parse is logged and the keys in force stay. Without --keys every request
+is served as admin, so the registry starts only on a loopback address
+(127.0.0.1, ::1, localhost), and answers only requests naming it (Host),
+sent by programs rather than web pages (Origin) with application/json
+bodies. Keys are checked before a request's body is read.
 
 --tls-cert FILE --tls-key FILE serve HTTPS. A non-loopback --addr needs
 them, so that keys never cross the network in clear, unless
@@ -73,7 +82,10 @@ folder), provider streams end, the store is closed.
 
 --max-body bounds a request body (413 above it), --lease-ttl is how long a
 provider's lease lasts without renewal, --retention how long settled call
-records are kept for retries to read.`,
+records are kept for retries to read. --result-retention keeps results and
+error messages a shorter time than their records (a retry after it reads
+result_expired and runs nothing); --forget-payloads keeps only the digest
+of a settled call's payload.`,
 		Example: `  quiver registry serve
   quiver registry serve --addr 127.0.0.1:7421 --data registry-data --lease-ttl 30s
   quiver registry serve --addr 127.0.0.1:7422 --store redis`,
@@ -93,6 +105,8 @@ records are kept for retries to read.`,
 	f.StringVar(&opts.maxBody, "max-body", strings.ReplaceAll(boundedinput.FormatSize(server.DefaultMaxBodyBytes), " ", ""), "largest request body `SIZE`, e.g. 4MiB or 10MB")
 	f.DurationVar(&opts.leaseTTL, "lease-ttl", server.DefaultLeaseTTL, "how long a provider's lease lasts without renewal, at least 1s")
 	f.DurationVar(&opts.retention, "retention", server.DefaultRetention, "how long settled call records are kept")
+	f.DurationVar(&opts.resultRetention, "result-retention", 0, "how long a settled call keeps its result and error message, at most --retention (default: as long as its record)")
+	f.BoolVar(&opts.forgetPayloads, "forget-payloads", false, "keep only the digest of a settled call's payload")
 	opts.store.addFlags(cmd)
 	opts.tls.addFlags(cmd)
 	return cmd
@@ -120,6 +134,9 @@ func (o *serveOptions) check() (int64, error) {
 	if o.retention <= 0 {
 		return 0, usagef("--retention %s: want a positive duration", o.retention)
 	}
+	if o.resultRetention < 0 || o.resultRetention > o.retention {
+		return 0, usagef("--result-retention %s: want a duration from 0 (as long as --retention) to --retention (%s)", o.resultRetention, o.retention)
+	}
 	if err := o.store.check(); err != nil {
 		return 0, err
 	}
@@ -135,7 +152,7 @@ func runServe(ctx context.Context, stdout, stderr io.Writer, opts serveOptions, 
 	serverGC()
 	var keys *server.Keys
 	if opts.keys != "" {
-		if keys, err = server.ReadKeysFile(opts.keys); err != nil {
+		if keys, err = readKeysFile(opts.keys); err != nil {
 			return err
 		}
 	}
@@ -174,6 +191,7 @@ func runServe(ctx context.Context, stdout, stderr io.Writer, opts serveOptions, 
 	svc, err := server.New(ctx, server.Config{
 		Store: node.Store, Bus: node.Bus, Keys: keys, Logger: log,
 		MaxBodyBytes: maxBody, LeaseTTL: opts.leaseTTL, Retention: opts.retention,
+		ResultRetention: opts.resultRetention, ForgetPayloads: opts.forgetPayloads,
 	})
 	if err != nil {
 		return err
@@ -196,16 +214,32 @@ func runServe(ctx context.Context, stdout, stderr io.Writer, opts serveOptions, 
 		fmt.Fprintf(stdout, "data      %s\n", dir)
 	}
 	fmt.Fprintf(stdout, "keys      %s\n", access)
-	fmt.Fprintf(stdout, "Serving until Ctrl-C (SIGINT) or SIGTERM.\n")
+	// SIGHUP reloads the keys file; without one it keeps its default
+	// action (the process ends), as before keys could be reloaded.
+	var hup chan os.Signal
+	if keys != nil {
+		hup = make(chan os.Signal, 1)
+		signal.Notify(hup, syscall.SIGHUP)
+		defer signal.Stop(hup)
+		fmt.Fprintf(stdout, "Serving until Ctrl-C (SIGINT) or SIGTERM; SIGHUP reloads %s.\n", opts.keys)
+	} else {
+		fmt.Fprintf(stdout, "Serving until Ctrl-C (SIGINT) or SIGTERM.\n")
+	}
 
 	served := make(chan error, 1)
 	go func() { served <- opts.tls.serve(hs, ln) }()
 	sctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	select {
-	case err := <-served:
-		return fmt.Errorf("serve on %s: %w", url, err)
-	case <-sctx.Done():
+wait:
+	for {
+		select {
+		case err := <-served:
+			return fmt.Errorf("serve on %s: %w", url, err)
+		case <-hup:
+			reloadKeys(svc, opts.keys, log)
+		case <-sctx.Done():
+			break wait
+		}
 	}
 	// The service first: waiting consumers are answered, provider
 	// streams end, so that no request holds the shutdown back.
@@ -221,6 +255,31 @@ func runServe(ctx context.Context, stdout, stderr io.Writer, opts serveOptions, 
 	}
 	fmt.Fprintln(stdout, "Registry stopped.")
 	return nil
+}
+
+// readKeysFile reads --keys: refused when its group or others may read it
+// (checkSecretFileMode), then parsed.
+func readKeysFile(file string) (*server.Keys, error) {
+	if err := checkSecretFileMode("--keys", file); err != nil {
+		return nil, err
+	}
+	return server.ReadKeysFile(file)
+}
+
+// reloadKeys reads the keys file again and puts its keys in force, logging
+// one line: how many keys from which file, or why the keys in force stay.
+// It never logs a key: the errors of a keys file name entries by their
+// index and name.
+func reloadKeys(svc *server.Service, file string, log *slog.Logger) {
+	keys, err := readKeysFile(file)
+	if err == nil {
+		err = svc.SetKeys(keys)
+	}
+	if err != nil {
+		log.Error("registry: keys not reloaded, the keys in force stay", "file", file, "err", err)
+		return
+	}
+	log.Info("registry: keys reloaded", "file", file, "keys", keys.Len())
 }
 
 // unwrapOpError drops the "listen tcp …" prefix that repeats the address.

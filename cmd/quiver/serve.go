@@ -46,10 +46,11 @@ func newServeCommand() *cobra.Command {
 		Use:   "serve [--addr HOST:PORT] [--data DIR] [--keys FILE] [--tls-cert FILE --tls-key FILE | --insecure-http] [--expose-all] [--stdio]",
 		Short: "Serve the example toolsets to MCP clients, through a registry",
 		Long: `Start a tool registry (its embedded store in the data folder --data DIR,
-created if missing), publish the records example's workspace toolset to it
-through a provider in this process, and serve the registry's catalog to MCP
-clients at http://--addr/mcp (streamable HTTP). The banner says where
-everything is and how to connect Claude Desktop and the MCP Inspector.
+created if missing, 0700; a folder every user may write to is refused),
+publish the records example's workspace toolset to it through a provider
+in this process, and serve the registry's catalog to MCP clients at
+http://--addr/mcp (streamable HTTP). The banner says where everything is
+and how to connect Claude Desktop and the MCP Inspector.
 
 A client sees the inline tools and search_tools; what a search finds joins
 its tool list (notifications/tools/list_changed). --expose-all lists every
@@ -58,12 +59,13 @@ a person's confirmation are refused: MCP cannot ask.
 
 --keys FILE maps bearer credentials to scopes, each tool being served to the
 tiers at or above its declared exposure (read_only ⊂ staging ⊂ full):
-{"clients": [{"name": "ide", "key": "<secret>", "tier": "read_only"}]}.
-Without --keys every client gets the full tier, so quiver serve listens only
-on a loopback address, and answers only requests naming it (Host) sent by
-programs rather than web pages (Origin). --tls-cert FILE --tls-key FILE
-serve the MCP endpoint over HTTPS; a non-loopback --addr needs them, unless
---insecure-http says a proxy in front terminates TLS.
+{"clients": [{"name": "ide", "key": "<secret>", "tier": "read_only"}]},
+readable by you only (chmod 600: a file its group or others may read is
+refused). Without --keys every client gets the full tier, so quiver serve
+listens only on a loopback address, and answers only requests naming it
+(Host) sent by programs rather than web pages (Origin). --tls-cert FILE
+--tls-key FILE serve the MCP endpoint over HTTPS; a non-loopback --addr
+needs them, unless --insecure-http says a proxy in front terminates TLS.
 
 The registry listens on a free loopback port with API keys generated at
 every start: the admin and provider keys are written, readable by you only,
@@ -114,6 +116,11 @@ func runQuickServe(ctx context.Context, stdin io.Reader, stdout, stderr io.Write
 	serverGC()
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	if opts.keys != "" {
+		if err := checkSecretFileMode("--keys", opts.keys); err != nil {
+			return err
+		}
+	}
 	creds, err := readClientKeys(opts.keys)
 	if err != nil {
 		return err

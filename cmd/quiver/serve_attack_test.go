@@ -226,7 +226,6 @@ func attackServe(t *testing.T, bin, keysFile, mcpKey string) {
 type quiverProcess struct {
 	cmd            *exec.Cmd
 	stdout, stderr syncBuffer
-	lines          chan struct{}
 	exited         chan struct{}
 	code           int
 	stopped        bool

@@ -164,7 +164,7 @@ func printServeBanner(w io.Writer, mcpURL string, reg *embeddedRegistry, dir str
 		fmt.Fprintf(w, "  MCP Inspector   npx @modelcontextprotocol/inspector --cli %s --transport http --method tools/list%s\n", mcpURL, auth)
 		fmt.Fprintf(w, "  Claude Desktop  add to claude_desktop_config.json: {\"mcpServers\": {\"quiver\": {\"command\": \"quiver\", \"args\": [\"serve\", \"--stdio\"]}}}\n")
 	}
-	fmt.Fprintf(w, "  registry        quiver registry ls --registry %s --key \"$(cat %s)\"\n", reg.url, reg.keys.adminFile)
+	fmt.Fprintf(w, "  registry        quiver registry ls --registry %s --key-file %s\n", reg.url, shellQuote(reg.keys.adminFile))
 	fmt.Fprintf(w, "  docs            docs/mcp.md\n")
 	if mcpURL != "" {
 		fmt.Fprintf(w, "Serving until Ctrl-C (SIGINT) or SIGTERM.\n")
