@@ -18,10 +18,20 @@ import (
 // renewals are left out: they change nothing but an expiry, several times
 // a lease's TTL.
 //
-//	level=INFO msg="registry: audit" key=ci role=provider op=register toolset=records lease=lease_… result=ok
+//	level=INFO msg="registry: audit" key=ci role=provider op=register route="POST /v1/registrations" toolset=records lease=lease_… result=ok
 
 // auditMessage is the message of every audit line.
 const auditMessage = "registry: audit"
+
+// auditRoutes are the API routes of the audited operations.
+var auditRoutes = map[string]string{
+	"register":    "POST /v1/registrations",
+	"drain":       "POST /v1/leases/{lease_id}/drain",
+	"release":     "DELETE /v1/leases/{lease_id}",
+	"unregister":  "DELETE /v1/toolsets/{name}",
+	"post_result": "POST /v1/calls/{call_id}/result",
+	"call":        "POST /v1/calls",
+}
 
 // auditEntry is what one write names.
 type auditEntry struct {
@@ -103,7 +113,7 @@ func (s *Service) audit(ctx context.Context, op string, e auditEntry, err error)
 			result = se.Name
 		}
 	}
-	attrs := []slog.Attr{slog.String("key", p.Name), slog.String("role", string(p.Role)), slog.String("op", op)}
+	attrs := []slog.Attr{slog.String("key", p.Name), slog.String("role", string(p.Role)), slog.String("op", op), slog.String("route", auditRoutes[op])}
 	for _, kv := range [][2]string{{"toolset", e.toolset}, {"tool", e.tool}, {"call", e.call}, {"lease", e.lease}} {
 		if kv[1] != "" {
 			attrs = append(attrs, slog.String(kv[0], kv[1]))

@@ -86,6 +86,9 @@ func TestEveryWriteLeavesOneAuditLine(t *testing.T) {
 				g[k] = v
 			}
 		}
+		if l["route"] == "" || !strings.Contains(l["route"], "/v1/") {
+			t.Errorf("audit line without its route: %v", l)
+		}
 		for _, k := range []string{"tool", "call", "lease"} {
 			if v, ok := l[k]; ok {
 				g[k] = v
