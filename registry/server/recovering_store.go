@@ -192,6 +192,31 @@ func (r *recoveringStore) RenewAll(ctx context.Context) ([]store.Lease, error) {
 	return leases, nil
 }
 
+// answered runs op, an operation whose errors may be its caller's, once
+// the store has recovered (recover); only its success tells that the store
+// answers (answer).
+func answered[T any](r *recoveringStore, ctx context.Context, op func() (T, error)) (T, error) {
+	if err := r.recover(ctx); err != nil {
+		var zero T
+		return zero, err
+	}
+	v, err := op()
+	r.answer(err)
+	return v, err
+}
+
+// watched runs op, an operation with no error of its own to report, once
+// the store has recovered; its failure counts as the store's (saw).
+func watched[T any](r *recoveringStore, ctx context.Context, op func() (T, error)) (T, error) {
+	if err := r.recover(ctx); err != nil {
+		var zero T
+		return zero, err
+	}
+	v, err := op()
+	r.saw(ctx, err)
+	return v, err
+}
+
 // answer records an answer of an operation whose errors may be its
 // caller's: only a success tells that the store answers.
 func (r *recoveringStore) answer(err error) {
@@ -201,66 +226,31 @@ func (r *recoveringStore) answer(err error) {
 }
 
 func (r *recoveringStore) Register(ctx context.Context, in store.RegisterInput) (store.Registered, error) {
-	if err := r.recover(ctx); err != nil {
-		return store.Registered{}, err
-	}
-	res, err := r.Store.Register(ctx, in)
-	r.answer(err)
-	return res, err
+	return answered(r, ctx, func() (store.Registered, error) { return r.Store.Register(ctx, in) })
 }
 
 func (r *recoveringStore) Renew(ctx context.Context, leaseID string) (store.Lease, error) {
-	if err := r.recover(ctx); err != nil {
-		return store.Lease{}, err
-	}
-	l, err := r.Store.Renew(ctx, leaseID)
-	r.answer(err)
-	return l, err
+	return answered(r, ctx, func() (store.Lease, error) { return r.Store.Renew(ctx, leaseID) })
 }
 
 func (r *recoveringStore) Drain(ctx context.Context, leaseID string) (store.Lease, error) {
-	if err := r.recover(ctx); err != nil {
-		return store.Lease{}, err
-	}
-	l, err := r.Store.Drain(ctx, leaseID)
-	r.answer(err)
-	return l, err
+	return answered(r, ctx, func() (store.Lease, error) { return r.Store.Drain(ctx, leaseID) })
 }
 
 func (r *recoveringStore) Release(ctx context.Context, leaseID string) (store.Effects, error) {
-	if err := r.recover(ctx); err != nil {
-		return store.Effects{}, err
-	}
-	e, err := r.Store.Release(ctx, leaseID)
-	r.answer(err)
-	return e, err
+	return answered(r, ctx, func() (store.Effects, error) { return r.Store.Release(ctx, leaseID) })
 }
 
 func (r *recoveringStore) ExpireLeases(ctx context.Context) (store.Effects, error) {
-	if err := r.recover(ctx); err != nil {
-		return store.Effects{}, err
-	}
-	e, err := r.Store.ExpireLeases(ctx)
-	r.saw(ctx, err)
-	return e, err
+	return watched(r, ctx, func() (store.Effects, error) { return r.Store.ExpireLeases(ctx) })
 }
 
 func (r *recoveringStore) Unregister(ctx context.Context, toolset string) (store.Effects, error) {
-	if err := r.recover(ctx); err != nil {
-		return store.Effects{}, err
-	}
-	e, err := r.Store.Unregister(ctx, toolset)
-	r.answer(err)
-	return e, err
+	return answered(r, ctx, func() (store.Effects, error) { return r.Store.Unregister(ctx, toolset) })
 }
 
 func (r *recoveringStore) Catalog(ctx context.Context) (store.Catalog, error) {
-	if err := r.recover(ctx); err != nil {
-		return store.Catalog{}, err
-	}
-	c, err := r.Store.Catalog(ctx)
-	r.saw(ctx, err)
-	return c, err
+	return watched(r, ctx, func() (store.Catalog, error) { return r.Store.Catalog(ctx) })
 }
 
 func (r *recoveringStore) Changes(ctx context.Context, after uint64) ([]store.Change, uint64, bool, error) {
@@ -291,46 +281,25 @@ func (r *recoveringStore) PublishCall(ctx context.Context, callID, leaseID strin
 }
 
 func (r *recoveringStore) ReturnCall(ctx context.Context, callID, leaseID string) (store.Call, error) {
-	if err := r.recover(ctx); err != nil {
-		return store.Call{}, err
-	}
-	c, err := r.Store.ReturnCall(ctx, callID, leaseID)
-	r.answer(err)
-	return c, err
+	return answered(r, ctx, func() (store.Call, error) { return r.Store.ReturnCall(ctx, callID, leaseID) })
 }
 
 func (r *recoveringStore) SettleCall(ctx context.Context, s store.Settlement) (store.Call, error) {
-	if err := r.recover(ctx); err != nil {
-		return store.Call{}, err
-	}
-	c, err := r.Store.SettleCall(ctx, s)
-	r.answer(err)
-	return c, err
+	return answered(r, ctx, func() (store.Call, error) { return r.Store.SettleCall(ctx, s) })
 }
 
 func (r *recoveringStore) GetCall(ctx context.Context, callID string) (store.Call, error) {
-	if err := r.recover(ctx); err != nil {
-		return store.Call{}, err
-	}
-	c, err := r.Store.GetCall(ctx, callID)
-	r.answer(err)
-	return c, err
+	return answered(r, ctx, func() (store.Call, error) { return r.Store.GetCall(ctx, callID) })
 }
 
 func (r *recoveringStore) Unsettled(ctx context.Context) ([]store.Call, error) {
-	if err := r.recover(ctx); err != nil {
-		return nil, err
-	}
-	calls, err := r.Store.Unsettled(ctx)
-	r.saw(ctx, err)
-	return calls, err
+	return watched(r, ctx, func() ([]store.Call, error) { return r.Store.Unsettled(ctx) })
 }
 
 func (r *recoveringStore) PurgeSettled(ctx context.Context, before time.Time) (int, error) {
-	if err := r.recover(ctx); err != nil {
-		return 0, err
-	}
-	n, err := r.Store.PurgeSettled(ctx, before)
-	r.saw(ctx, err)
-	return n, err
+	return watched(r, ctx, func() (int, error) { return r.Store.PurgeSettled(ctx, before) })
+}
+
+func (r *recoveringStore) ForgetSettled(ctx context.Context, results, payloads time.Time) (int, error) {
+	return watched(r, ctx, func() (int, error) { return r.Store.ForgetSettled(ctx, results, payloads) })
 }
