@@ -146,6 +146,7 @@ func TestNothingIsReadBeforeTheKey(t *testing.T) {
 			case <-time.After(10 * time.Second):
 				t.Fatal("the server never closed the connection")
 			}
+			t.Logf("read %d bytes of a %d-byte request (head %d)", cl.read.Load(), len(body)+len(head), len(head))
 			if n := cl.read.Load(); n > int64(len(head))+drain+slack {
 				t.Fatalf("the server read %d bytes of a %d-byte unauthenticated request (head %d): want at most the head, net/http's %d-byte drain and %d of buffer", n, len(body), len(head), drain, slack)
 			}
