@@ -209,16 +209,9 @@ func TestProviderKilledDuringARedisOutageLosesItsLeaseATTLAfterRecovery(t *testi
 	}, execP)
 	ts := registrytest.WaitProviders(t, c, "echo", 2)
 	direct := b.readStore(t, "")
-	leaseOf := map[string]string{}
-	cat, err := direct.Catalog(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, l := range cat.Leases {
-		leaseOf[l.Provider] = l.ID
-	}
+	leaseOf := leasesByProvider(t, direct)
 	if leaseOf["K"] == "" || leaseOf["P"] == "" {
-		t.Fatalf("leases: %+v", cat.Leases)
+		t.Fatalf("leases by provider: %v", leaseOf)
 	}
 
 	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
@@ -280,6 +273,20 @@ func TestProviderKilledDuringARedisOutageLosesItsLeaseATTLAfterRecovery(t *testi
 		t.Errorf("leases at the end %v, want only P's %s", leases, leaseOf["P"])
 	}
 	t.Logf("outcomes: %s", tally(results))
+}
+
+// leasesByProvider maps each live lease's provider to its id.
+func leasesByProvider(t *testing.T, st store.Store) map[string]string {
+	t.Helper()
+	cat, err := st.Catalog(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]string{}
+	for _, l := range cat.Leases {
+		out[l.Provider] = l.ID
+	}
+	return out
 }
 
 // leaseIDsOf lists the live leases' ids, sorted.

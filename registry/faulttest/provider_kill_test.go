@@ -46,16 +46,9 @@ func providerKilledWithCallsInFlight(t *testing.T, b *backend) {
 		Toolset: registrytest.Echo("echo"), Revision: "r1", MaxInFlight: 4, Provider: "B", DrainTimeout: drainTimeout,
 	}, execB)
 	ts := registrytest.WaitProviders(t, c, "echo", 2)
-	leaseOf := map[string]string{} // provider → lease
-	cat, err := r.Store.Catalog(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, l := range cat.Leases {
-		leaseOf[l.Provider] = l.ID
-	}
+	leaseOf := leasesByProvider(t, r.Store)
 	if leaseOf["A"] == "" || leaseOf["B"] == "" {
-		t.Fatalf("leases: %+v", cat.Leases)
+		t.Fatalf("leases by provider: %v", leaseOf)
 	}
 
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
