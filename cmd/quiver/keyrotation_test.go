@@ -3,7 +3,6 @@ package main
 import (
 	"io"
 	"net/http"
-	"net/http/httptrace"
 	"os/exec"
 	"path/filepath"
 	"runtime"
@@ -12,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/quiver-go/quiver/internal/registrytest"
 )
 
 const (
@@ -56,21 +57,7 @@ func TestRegistryReloadsKeysOnSIGHUP(t *testing.T) {
 	defer c.CloseIdleConnections()
 	get := func(key string) (status int, reused bool) {
 		t.Helper()
-		req, err := http.NewRequest(http.MethodGet, list, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		req.Header.Set("Authorization", "Bearer "+key)
-		req = req.WithContext(httptrace.WithClientTrace(req.Context(), &httptrace.ClientTrace{
-			GotConn: func(info httptrace.GotConnInfo) { reused = info.Reused },
-		}))
-		resp, err := c.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		_, _ = io.Copy(io.Discard, resp.Body)
-		return resp.StatusCode, reused
+		return registrytest.KeyedGet(t, c, list, key)
 	}
 	want := func(when, name, key string, status int) {
 		t.Helper()

@@ -6,9 +6,7 @@ package server_test
 
 import (
 	"errors"
-	"io"
 	"net/http"
-	"net/http/httptrace"
 	"testing"
 	"time"
 
@@ -30,29 +28,6 @@ func rotateKeys(t *testing.T, keys ...server.Key) *server.Keys {
 	return k
 }
 
-// rotateGet sends GET url with key (none when empty) on c and returns the
-// status and whether the request went over a connection used before.
-func rotateGet(t *testing.T, c *http.Client, url, key string) (status int, reused bool) {
-	t.Helper()
-	req, err := http.NewRequest(http.MethodGet, url, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if key != "" {
-		req.Header.Set("Authorization", "Bearer "+key)
-	}
-	req = req.WithContext(httptrace.WithClientTrace(req.Context(), &httptrace.ClientTrace{
-		GotConn: func(info httptrace.GotConnInfo) { reused = info.Reused },
-	}))
-	resp, err := c.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	_, _ = io.Copy(io.Discard, resp.Body)
-	return resp.StatusCode, reused
-}
-
 // TestSetKeysRefusesToSwitchBetweenKeylessAndKeyed: a keyless registry
 // takes no keys and a keyed one cannot drop them; either refusal keeps
 // the keys in force.
@@ -66,7 +41,7 @@ func TestSetKeysRefusesToSwitchBetweenKeylessAndKeyed(t *testing.T) {
 	if err := open.Service.SetKeys(nil); err != nil {
 		t.Errorf("keyless → keyless: %v, want nil", err)
 	}
-	if status, _ := rotateGet(t, http.DefaultClient, open.URL+"/v1/toolsets", ""); status != http.StatusOK {
+	if status, _ := registrytest.KeyedGet(t, http.DefaultClient, open.URL+"/v1/toolsets", ""); status != http.StatusOK {
 		t.Errorf("keyless registry after the refusal: %d without a key, want 200", status)
 	}
 
@@ -76,10 +51,10 @@ func TestSetKeysRefusesToSwitchBetweenKeylessAndKeyed(t *testing.T) {
 			t.Errorf("keyed → %s keys: %v, want ErrKeysRequired", name, err)
 		}
 	}
-	if status, _ := rotateGet(t, http.DefaultClient, keyed.URL+"/v1/toolsets", ""); status != http.StatusUnauthorized {
+	if status, _ := registrytest.KeyedGet(t, http.DefaultClient, keyed.URL+"/v1/toolsets", ""); status != http.StatusUnauthorized {
 		t.Errorf("keyed registry after the refusal: %d without a key, want 401", status)
 	}
-	if status, _ := rotateGet(t, http.DefaultClient, keyed.URL+"/v1/toolsets", rotateKeyA); status != http.StatusOK {
+	if status, _ := registrytest.KeyedGet(t, http.DefaultClient, keyed.URL+"/v1/toolsets", rotateKeyA); status != http.StatusOK {
 		t.Errorf("keyed registry after the refusal: %d with key A, want 200", status)
 	}
 	for _, err := range []error{server.ErrKeylessRegistry, server.ErrKeysRequired} {
@@ -96,10 +71,10 @@ func TestSetKeysTakesEffectOnTheNextRequest(t *testing.T) {
 	r := registrytest.Start(t, registrytest.Options{Keys: rotateKeys(t, server.Key{Name: "a", Key: rotateKeyA, Role: server.RoleConsumer})})
 	c := &http.Client{Transport: &http.Transport{MaxConnsPerHost: 1}, Timeout: 10 * time.Second}
 	list := r.URL + "/v1/toolsets"
-	if status, _ := rotateGet(t, c, list, rotateKeyA); status != http.StatusOK {
+	if status, _ := registrytest.KeyedGet(t, c, list, rotateKeyA); status != http.StatusOK {
 		t.Fatalf("key A before: %d", status)
 	}
-	if status, _ := rotateGet(t, c, list, rotateKeyB); status != http.StatusUnauthorized {
+	if status, _ := registrytest.KeyedGet(t, c, list, rotateKeyB); status != http.StatusUnauthorized {
 		t.Fatalf("key B before: %d", status)
 	}
 	// A long poll with key A, on a connection of its own, in flight
@@ -121,10 +96,10 @@ func TestSetKeysTakesEffectOnTheNextRequest(t *testing.T) {
 	if err := r.Service.SetKeys(rotateKeys(t, server.Key{Name: "b", Key: rotateKeyB, Role: server.RoleConsumer})); err != nil {
 		t.Fatal(err)
 	}
-	if status, reused := rotateGet(t, c, list, rotateKeyB); status != http.StatusOK || !reused {
+	if status, reused := registrytest.KeyedGet(t, c, list, rotateKeyB); status != http.StatusOK || !reused {
 		t.Errorf("key B after: %d (connection reused %v), want 200 on the same connection", status, reused)
 	}
-	if status, reused := rotateGet(t, c, list, rotateKeyA); status != http.StatusUnauthorized || !reused {
+	if status, reused := registrytest.KeyedGet(t, c, list, rotateKeyA); status != http.StatusUnauthorized || !reused {
 		t.Errorf("key A after: %d (connection reused %v), want 401 on the same connection", status, reused)
 	}
 	select {
