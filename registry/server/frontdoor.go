@@ -162,7 +162,7 @@ func (s *Service) readBody(w http.ResponseWriter, r *http.Request, limit int64) 
 // '/' or control character.
 func pathParams(rt apiRoute, segs []string) ([]string, error) {
 	var out []string
-	for i, w := range strings.Split(strings.TrimPrefix(rt.path, "/"), "/") {
+	for i, w := range rt.segments {
 		if w != "{}" {
 			out = append(out, "")
 			continue

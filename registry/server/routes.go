@@ -45,29 +45,40 @@ type apiRoute struct {
 	// nameParam is the index of the path segment naming a toolset, whose
 	// globs a provider key must match (-1: none known before the body).
 	nameParam int
+	// segments is path split at its slashes, once (withSegments).
+	segments []string
 }
 
 // routes lists every route of the registry's API (TestEveryRouteIsGuarded
 // checks it against the OpenAPI document), with what each asks.
-var routes = []apiRoute{
-	{http.MethodPost, "/v1/registrations", publish, largeBody, -1},
-	{http.MethodPost, "/v1/leases/{}/renew", publish, noBody, -1},
-	{http.MethodPost, "/v1/leases/{}/drain", publish, noBody, -1},
-	{http.MethodDelete, "/v1/leases/{}", publish, noBody, -1},
-	{http.MethodGet, "/v1/leases/{}/calls", publish, noBody, -1},
-	{http.MethodDelete, "/v1/toolsets/{}", publish, noBody, 2},
-	{http.MethodPost, "/v1/calls/{}/result", publish, largeBody, -1},
-	{http.MethodGet, "/v1/toolsets", consume, noBody, -1},
-	{http.MethodGet, "/v1/toolsets/{}", consume, noBody, -1},
-	{http.MethodGet, "/v1/search", consume, noBody, -1},
-	{http.MethodGet, "/v1/toolsets/{}/resolve", consume, noBody, -1},
-	{http.MethodGet, "/v1/resolve", consume, noBody, -1},
-	{http.MethodGet, "/v1/catalog/changes", consume, noBody, -1},
-	{http.MethodPost, "/v1/calls", consume, callBody, -1},
-	{http.MethodGet, "/v1/calls/{}", consume, noBody, -1},
-	{http.MethodGet, "/openapi.json", open, noBody, -1},
-	{http.MethodGet, "/healthz", open, noBody, -1},
-	{http.MethodGet, "/readyz", open, noBody, -1},
+var routes = withSegments([]apiRoute{
+	{http.MethodPost, "/v1/registrations", publish, largeBody, -1, nil},
+	{http.MethodPost, "/v1/leases/{}/renew", publish, noBody, -1, nil},
+	{http.MethodPost, "/v1/leases/{}/drain", publish, noBody, -1, nil},
+	{http.MethodDelete, "/v1/leases/{}", publish, noBody, -1, nil},
+	{http.MethodGet, "/v1/leases/{}/calls", publish, noBody, -1, nil},
+	{http.MethodDelete, "/v1/toolsets/{}", publish, noBody, 2, nil},
+	{http.MethodPost, "/v1/calls/{}/result", publish, largeBody, -1, nil},
+	{http.MethodGet, "/v1/toolsets", consume, noBody, -1, nil},
+	{http.MethodGet, "/v1/toolsets/{}", consume, noBody, -1, nil},
+	{http.MethodGet, "/v1/search", consume, noBody, -1, nil},
+	{http.MethodGet, "/v1/toolsets/{}/resolve", consume, noBody, -1, nil},
+	{http.MethodGet, "/v1/resolve", consume, noBody, -1, nil},
+	{http.MethodGet, "/v1/catalog/changes", consume, noBody, -1, nil},
+	{http.MethodPost, "/v1/calls", consume, callBody, -1, nil},
+	{http.MethodGet, "/v1/calls/{}", consume, noBody, -1, nil},
+	{http.MethodGet, "/openapi.json", open, noBody, -1, nil},
+	{http.MethodGet, "/healthz", open, noBody, -1, nil},
+	{http.MethodGet, "/readyz", open, noBody, -1, nil},
+})
+
+// withSegments splits each route's path once, so that matching a request
+// splits only the request's.
+func withSegments(rs []apiRoute) []apiRoute {
+	for i := range rs {
+		rs[i].segments = strings.Split(strings.TrimPrefix(rs[i].path, "/"), "/")
+	}
+	return rs
 }
 
 // match finds the route of a request and its path segments; ok is false
@@ -78,7 +89,7 @@ func match(method, path string) (rt apiRoute, segments []string, ok bool) {
 		if r.method != method && !(method == http.MethodHead && r.method == http.MethodGet) {
 			continue
 		}
-		want := strings.Split(strings.TrimPrefix(r.path, "/"), "/")
+		want := r.segments
 		if len(want) != len(segs) {
 			continue
 		}
