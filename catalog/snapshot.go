@@ -103,17 +103,25 @@ func (s Snapshot) inlineNames() []string {
 	return names
 }
 
-// refusal is the message for a deferred tool not yet discovered; it names
-// the search the model actually has (DESIGN.md, "Catalog").
+// refusal is the message for a deferred tool not yet discovered.
 func (s Snapshot) refusal(wire string) string {
-	inline := strings.Join(s.inlineNames(), ", ")
-	how := s.SearchInstruction
+	return Refusal(wire, s.inlineNames(), s.Search, s.SearchInstruction)
+}
+
+// Refusal is the message a model reads when it calls wire, a deferred tool
+// its searches have not found: the search it actually has (DESIGN.md,
+// "Catalog") and the tools it may call without one, inline, in the order
+// given. instruction, when set, overrides the search's own wording ("%s"
+// stands for the wire name; model.SearchInstructor). The runtime's
+// admission and the MCP server both answer with it.
+func Refusal(wire string, inline []string, search model.SearchSettings, instruction string) string {
+	how := instruction
 	switch {
 	case how != "":
-	case s.Search.Mode == model.SearchPortable:
-		how = s.Search.PortableInstruction()
+	case search.Mode == model.SearchPortable:
+		how = search.PortableInstruction()
 	default:
 		how = "Call tool_search(query='%s') to discover it"
 	}
-	return fmt.Sprintf("Tool '%s' not in active set. %s, or use one of: %s", wire, strings.ReplaceAll(how, "%s", wire), inline)
+	return fmt.Sprintf("Tool '%s' not in active set. %s, or use one of: %s", wire, strings.ReplaceAll(how, "%s", wire), strings.Join(inline, ", "))
 }

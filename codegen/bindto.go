@@ -118,7 +118,7 @@ func adapterFile(genpkg string, roots []eval.Root, data *toolsetData) (*goacodeg
 	services := service.NewServicesData(goaRoot)
 	ad := &adapterData{Toolset: data, Func: "New" + goacodegen.Goify(data.Expr.Name, true) + "Executor"}
 	scope := goacodegen.NewNameScope()
-	for _, n := range []string{data.Package, "executor", "failure", "context", "json", "fmt", "planner", "runtime", "tools", "unbound", "e", "ctx", "call"} {
+	for _, n := range []string{data.Package, "executor", "failure", "context", "json", "fmt", "planner", "runtime", "toolcall", "tools", "unbound", "e", "ctx", "call"} {
 		scope.Unique(n)
 	}
 	byName := map[string]*adapterService{}
@@ -153,6 +153,7 @@ func adapterFile(genpkg string, roots []eval.Root, data *toolsetData) (*goacodeg
 		{Path: "fmt"},
 		{Path: "github.com/quiver-go/quiver/planner"},
 		{Path: "github.com/quiver-go/quiver/runtime"},
+		{Path: "github.com/quiver-go/quiver/toolcall"},
 		{Name: data.Package, Path: data.Import},
 	}
 	if ad.HasServerData() {

@@ -38,7 +38,7 @@ func (e *executor) Execute(ctx context.Context, call *runtime.ToolCall) (*planne
 {{- if .Unbound }}
 	case {{ range $i, $t := .Unbound }}{{ if $i }}, {{ end }}{{ $ts }}.{{ $t.GoName }}{{ end }}:
 		if e.unbound == nil {
-			return failure("tool_unavailable", fmt.Sprintf("%s is not bound to a service method and no executor runs it", call.Ident), planner.RecoveryReplan), nil
+			return failure(toolcall.KindUnavailable, fmt.Sprintf("%s is not bound to a service method and no executor runs it", call.Ident), planner.RecoveryReplan), nil
 		}
 		return e.unbound.Execute(ctx, call)
 {{- end }}
@@ -51,7 +51,7 @@ func (e *executor) {{ .Handler }}(ctx context.Context, call *runtime.ToolCall) (
 {{- if .MethodPayload }}
 	p := new({{ $ts }}.{{ .Tool.Payload }})
 	if err := call.Decode(p); err != nil {
-		return failure("invalid_payload", err.Error(), planner.RecoveryCorrectCall), nil
+		return failure(toolcall.KindInvalidPayload, err.Error(), planner.RecoveryCorrectCall), nil
 	}
 	mp := new({{ .MethodPayload }})
 	{{- range .PayloadCode }}
@@ -60,11 +60,11 @@ func (e *executor) {{ .Handler }}(ctx context.Context, call *runtime.ToolCall) (
 {{- end }}
 	{{ if .MethodResult }}mr, {{ end }}err := e.{{ .Service.Param }}.{{ .Method }}(ctx{{ if .MethodPayload }}, mp{{ end }})
 	if err != nil {
-		return failure("error", fmt.Sprintf("{{ .Service.Name }}.{{ .Method }}: %v", err), planner.RecoveryReplan), nil
+		return failure(toolcall.KindToolError, fmt.Sprintf("{{ .Service.Name }}.{{ .Method }}: %v", err), planner.RecoveryReplan), nil
 	}
 {{- if .MethodResult }}
 	if mr == nil {
-		return failure("error", "{{ .Service.Name }}.{{ .Method }} returned no result", planner.RecoveryReplan), nil
+		return failure(toolcall.KindToolError, "{{ .Service.Name }}.{{ .Method }} returned no result", planner.RecoveryReplan), nil
 	}
 {{- end }}
 	out := &planner.ToolResult{}
@@ -74,7 +74,7 @@ func (e *executor) {{ .Handler }}(ctx context.Context, call *runtime.ToolCall) (
 	{{ . }}
 	{{- end }}
 	if out.Result, err = {{ $ts }}.{{ .Tool.GoName }}Tool().Result.ToJSON(r); err != nil {
-		return failure("error", err.Error(), planner.RecoveryReplan), nil
+		return failure(toolcall.KindToolError, err.Error(), planner.RecoveryReplan), nil
 	}
 {{- end }}
 {{- range .ServerData }}
@@ -105,7 +105,7 @@ func addServerData(out *planner.ToolResult, kind string, audience tools.Audience
 }
 {{ end }}
 // failure returns a failed tool result.
-func failure(code, msg string, recovery planner.RecoveryAction) *planner.ToolResult {
-	return &planner.ToolResult{Failure: &planner.ToolFailure{Code: code, Message: msg, Recovery: recovery}}
+func failure(kind toolcall.Kind, msg string, recovery planner.RecoveryAction) *planner.ToolResult {
+	return &planner.ToolResult{Failure: &planner.ToolFailure{Code: kind, Message: msg, Recovery: recovery}}
 }
 `

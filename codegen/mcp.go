@@ -155,9 +155,9 @@ func Resources(svc {{ .ServicePkg }}.Service) []qmcp.Resource {
 {{ if .Tools }}
 // Toolset returns the server's method tools as a toolset — the generated
 // specs of package {{ .ToolsPkg }}, each run by calling its method on svc —
-// for mcp.Toolsets (and a runtime, like any toolset). The tools declare no
-// exposure: serve them with mcp.Config.Undeclared set to the tier they
-// need.
+// for a runtime (RegisterToolset) and, as its Toolset(), for
+// mcp.Toolsets. The tools declare no exposure: serve them with
+// mcp.Config.Undeclared set to the tier they need.
 func Toolset(svc {{ .ServicePkg }}.Service) runtime.ToolsetRegistration {
 	return runtime.ToolsetRegistration{Name: {{ printf "%q" .Tools.Expr.Name }}, Specs: {{ .ToolsPkg }}.Specs(), Executor: adapters.{{ .Executor }}(svc)}
 }

@@ -12,9 +12,7 @@ import (
 
 	"github.com/quiver-go/quiver/catalog"
 	"github.com/quiver-go/quiver/model"
-	"github.com/quiver-go/quiver/planner"
-	"github.com/quiver-go/quiver/runtime"
-	"github.com/quiver-go/quiver/runtime/render"
+	"github.com/quiver-go/quiver/toolcall"
 	"github.com/quiver-go/quiver/tools"
 )
 
@@ -23,7 +21,7 @@ import (
 func (ss *session) search(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 	cur := ss.s.snapshot()
 	if cur == nil {
-		return toolError("The catalog is not available yet; try again in a moment."), nil
+		return notReady(), nil
 	}
 	budget := ss.s.cfg.SearchBudget
 	switch {
@@ -33,7 +31,8 @@ func (ss *session) search(ctx context.Context, req *sdk.CallToolRequest) (*sdk.C
 		budget = math.MaxInt32
 	}
 	ss.mu.Lock()
-	state := model.DiscoveryState{Tools: slices.Clone(ss.discovered), Searches: ss.searches}
+	state := ss.state
+	state.Tools = slices.Clone(state.Tools)
 	ss.mu.Unlock()
 	mreq := &model.Request{
 		Tools:     ss.inScope(cur),
@@ -47,12 +46,7 @@ func (ss *session) search(ctx context.Context, req *sdk.CallToolRequest) (*sdk.C
 	ans := turn.Search(req.Params.Arguments)
 	if rec, ok := turn.Record(); ok {
 		ss.mu.Lock()
-		ss.searches += rec.Searches
-		for _, id := range rec.Tools {
-			if !slices.Contains(ss.discovered, id) {
-				ss.discovered = append(ss.discovered, id)
-			}
-		}
+		ss.state.Apply(rec)
 		ss.mu.Unlock()
 	}
 	if len(ans.Tools) > 0 {
@@ -75,95 +69,76 @@ func (ss *session) caller(wire string) sdk.ToolHandler {
 	}
 }
 
-// call runs one tools/call: scope, admission, payload, execution, result.
-// Nothing runs unless every check before execution passes.
+// call runs one tools/call: scope, admission, then the tool-call pipeline
+// the runtime runs too (toolcall.Run). Nothing runs unless every check
+// before execution passes.
 func (ss *session) call(ctx context.Context, wire string, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 	cur := ss.s.snapshot()
 	id, ok := cur.catalog.Ident(wire)
 	t, served := cur.tools[id]
 	if !ok || !served {
-		return toolError(fmt.Sprintf("Tool %q is no longer served.", wire)), nil
+		return failure(toolcall.Unavailable(wire)), nil
 	}
 	tier := ss.tier
 	if req.Extra != nil && req.Extra.Header != nil {
 		// Each request is checked with its own credential: a session is
 		// not a credential.
 		if tier, ok = ss.s.tierOf(req.Extra.Header); !ok {
-			return toolError("Refused: this request carries no valid credential."), nil
+			return failure(toolcall.NotPermitted("this request carries no valid credential.")), nil
 		}
 	}
 	spec := t.Spec
 	if !ss.s.cfg.allows(tier, spec) {
-		return toolError(fmt.Sprintf("Refused: %s is outside your scope (%s). Nothing ran.", wire, tier)), nil
+		return failure(toolcall.NotPermitted(fmt.Sprintf("%s is outside your scope (%s).", wire, tier))), nil
 	}
 	if ss.s.gated(spec) {
-		return toolError(fmt.Sprintf("Refused: %s needs a person's confirmation, which this server cannot ask for over MCP. Nothing ran.", wire)), nil
+		return failure(toolcall.NotPermitted(fmt.Sprintf("%s needs a person's confirmation, which this server cannot ask for over MCP.", wire))), nil
 	}
 	ss.mu.Lock()
-	found := slices.Contains(ss.discovered, id)
+	found := slices.Contains(ss.state.Tools, id)
 	ss.mu.Unlock()
 	if t.Deferred && !found && !ss.s.cfg.ExposeAll {
-		return toolError(ss.refusal(cur, wire)), nil
+		return failure(toolcall.NotInActiveSet(ss.refusal(cur, wire))), nil
 	}
-	payload, err := tools.CanonicalPayload(spec, req.Params.Arguments, tools.PayloadLimits{})
-	if err != nil {
-		return toolError("The arguments were refused; fix them and call again: " + err.Error()), nil
+	payload, f := toolcall.Canonicalize(spec, req.Params.Arguments, tools.PayloadLimits{})
+	if f != nil {
+		return failure(f), nil
 	}
-	if err := spec.Payload.Validate(payload); err != nil {
-		return toolError("The arguments do not match the tool's schema; fix them and call again:\n" + err.Error()), nil
-	}
-	// A call to a tool other than the search restores the search budget:
-	// MCP has no turns, so a call is where the model's work moves on.
-	ss.mu.Lock()
-	ss.searches = 0
-	ss.mu.Unlock()
 	sessionID := ""
 	if req.Session != nil {
 		sessionID = req.Session.ID()
 	}
-	call := &runtime.ToolCall{
+	call := &toolcall.Call{
 		Ident:   id,
 		Spec:    spec.Clone(),
 		Payload: payload,
 		Meta:    tools.CallMeta{RunID: "mcp", SessionID: sessionID, ToolCallID: fmt.Sprintf("mcp-%d", calls.Add(1))},
 		Labels:  ss.s.cfg.Labels,
 	}
-	res, err := t.Run(ctx, call)
+	out, err := toolcall.Run(ctx, t.Executor, call, toolcall.Options{})
 	if err != nil {
-		return toolError("The tool failed: " + err.Error()), nil
+		return nil, err
 	}
-	return shape(spec, res), nil
+	if out.Ran {
+		// A call that ran restores the search budget: MCP has no turns, so
+		// a call is where the model's work moves on.
+		ss.mu.Lock()
+		ss.state.Searches, ss.state.Exhausted = 0, false
+		ss.mu.Unlock()
+	}
+	return answer(out), nil
 }
 
-// shape turns a tool's result into the MCP answer: validated against the
-// tool's contract, bounds projected, server data left on the server.
-func shape(spec tools.ToolSpec, res *planner.ToolResult) *sdk.CallToolResult {
-	if res == nil {
-		return toolError("The tool returned no result.")
+// answer is the MCP answer of a pipeline outcome: the result the model
+// reads (also as structured content when it is an object), or the
+// failure's JSON. Server data stays on the server: MCP has no timeline.
+func answer(o toolcall.Outcome) *sdk.CallToolResult {
+	if o.Failure != nil {
+		return failure(o.Failure)
 	}
-	if f := res.Failure; f != nil {
-		return toolError(string(toolResultJSON(map[string]string{"error": f.Code, "message": f.Message, "recovery": string(f.Recovery)})))
-	}
-	result := res.Result
-	if len(result) == 0 {
-		result = json.RawMessage(`{}`)
-	}
-	if err := spec.Result.Validate(result); err != nil {
-		return toolError("The tool returned a result that breaks its own contract: " + err.Error())
-	}
-	if spec.Bounds != nil {
-		if res.Bounds == nil {
-			return toolError(fmt.Sprintf("Bounded tool %s returned no bounds.", spec.Name))
-		}
-		projected, err := render.ProjectBounds(result, *res.Bounds, spec.Bounds)
-		if err != nil {
-			return toolError(err.Error())
-		}
-		result = projected
-	}
-	out := &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: string(result)}}}
-	if isObject(result) {
-		out.StructuredContent = result
+	out := &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: string(o.Result)}}}
+	if isObject(o.Result) {
+		out.StructuredContent = o.Result
 	}
 	return out
 }
@@ -181,23 +156,26 @@ func isObject(raw json.RawMessage) bool {
 	return false
 }
 
-// toolError is a failed call the model reads.
-func toolError(msg string) *sdk.CallToolResult {
-	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: msg}}, IsError: true}
+// failure is a failed call as the model reads it: the failure's JSON
+// (toolcall.Failure.JSON), the same the runtime shows.
+func failure(f *toolcall.Failure) *sdk.CallToolResult {
+	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: string(f.JSON())}}, IsError: true}
+}
+
+// notReady answers a search before the catalog was read once.
+func notReady() *sdk.CallToolResult {
+	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "The catalog is not available yet; try again in a moment."}}, IsError: true}
 }
 
 // refusal is the answer to a call of a tool not found yet: the search to
 // make and the tools the session may call without one — only tools in its
 // scope, so the message names nothing the client may not see.
 func (ss *session) refusal(cur *served, wire string) string {
-	ss.mu.Lock()
-	snap := catalog.Snapshot{
-		Discovered: slices.Clone(ss.discovered),
-		Search:     model.SearchSettings{Mode: model.SearchPortable, ToolName: SearchToolName},
+	defs, _ := ss.visible(cur)
+	inline := make([]string, len(defs))
+	for i, d := range defs {
+		inline[i] = d.Name
 	}
-	ss.mu.Unlock()
-	for _, d := range ss.inScope(cur) {
-		snap.Tools = append(snap.Tools, catalog.SnapshotTool{Ident: d.Ident, Wire: d.Name, Deferred: d.Deferred})
-	}
-	return snap.Admit(wire, "").Message
+	slices.Sort(inline)
+	return catalog.Refusal(wire, inline, model.SearchSettings{Mode: model.SearchPortable, ToolName: SearchToolName}, "")
 }

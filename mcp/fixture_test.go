@@ -13,8 +13,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/quiver-go/quiver/mcp"
-	"github.com/quiver-go/quiver/planner"
-	"github.com/quiver-go/quiver/runtime"
+	"github.com/quiver-go/quiver/toolcall"
 	"github.com/quiver-go/quiver/tools"
 	"github.com/quiver-go/quiver/tools/contract"
 )
@@ -56,12 +55,12 @@ type counter struct {
 	runs map[tools.Ident]int
 }
 
-func (c *counter) Execute(_ context.Context, call *runtime.ToolCall) (*planner.ToolResult, error) {
+func (c *counter) Execute(_ context.Context, call *toolcall.Call) (*toolcall.Result, error) {
 	c.mu.Lock()
 	c.runs[call.Ident]++
 	c.mu.Unlock()
 	res, _ := json.Marshal(map[string]any{"ok": true, "tool": call.Ident.Tool()})
-	return &planner.ToolResult{Result: res}, nil
+	return &toolcall.Result{Result: res}, nil
 }
 
 func (c *counter) total() int {
@@ -91,7 +90,7 @@ type env struct {
 func newEnv(t *testing.T, mutate func(*mcp.Config)) *env {
 	t.Helper()
 	runs := &counter{runs: map[tools.Ident]int{}}
-	src, err := mcp.Toolsets([]runtime.ToolsetRegistration{{Name: "ops", Specs: opsToolset(t), Executor: runs}},
+	src, err := mcp.Toolsets([]toolcall.Toolset{{Name: "ops", Specs: opsToolset(t), Executor: runs}},
 		func(id tools.Ident) bool { return id != "ops.find" })
 	if err != nil {
 		t.Fatal(err)
@@ -220,4 +219,21 @@ func (c *client) waitChanges(t *testing.T, n int32) {
 	if got := c.changes.Load(); got < n {
 		t.Fatalf("list_changed notifications = %d, want %d", got, n)
 	}
+}
+
+// failureJSON is a failed call's answer as the model reads it
+// (toolcall.Failure.JSON).
+type failureJSON struct {
+	Error    toolcall.Kind     `json:"error"`
+	Message  string            `json:"message"`
+	Recovery toolcall.Recovery `json:"recovery"`
+}
+
+// failureOf parses a failed call's text; a text that is not a failure's
+// JSON gives the zero value.
+func failureOf(t *testing.T, text string) failureJSON {
+	t.Helper()
+	var f failureJSON
+	_ = json.Unmarshal([]byte(text), &f)
+	return f
 }

@@ -8,117 +8,65 @@ import (
 	"sync"
 	"time"
 
-	"github.com/quiver-go/quiver/planner"
 	"github.com/quiver-go/quiver/registry"
-	gen "github.com/quiver-go/quiver/registry/gen/registry"
-	"github.com/quiver-go/quiver/runtime"
-	"github.com/quiver-go/quiver/tools/contract"
+	"github.com/quiver-go/quiver/toolcall"
 )
 
-// Registry serves the whole catalog of the registry client reaches, kept
+// Registry serves the whole catalog of the registry client reaches, read
+// with the reader the runtime reads with (registry.Reader: conditional
+// reads, fingerprints checked, one compilation per registration) and kept
 // current through its change feed; its tools are found by search (unless
-// Config.ExposeAll). A call goes through CallResolvedTool with the token
+// Config.ExposeAll). A call goes through registry.CallTool with the token
 // of the registration listed when the catalog was read, and a call id
 // unique to this process and call, so a retry runs it once.
 func Registry(client *registry.Client) Source {
 	nonce := make([]byte, 6)
 	_, _ = rand.Read(nonce)
-	return &registrySource{client: client, nonce: hex.EncodeToString(nonce), compiled: map[string]*registryToolset{}}
+	return &registrySource{reader: registry.NewReader("mcp", client), nonce: hex.EncodeToString(nonce), tools: map[*registry.CompiledToolset][]Tool{}}
 }
 
 type registrySource struct {
-	client *registry.Client
+	reader *registry.Reader
 	nonce  string
 
-	mu       sync.Mutex
-	revision int64
-	tools    []Tool
-	compiled map[string]*registryToolset // by toolset name
-}
-
-// registryToolset is one resolved toolset compiled, reused while its
-// registration stays the same.
-type registryToolset struct {
-	resolved registry.ResolvedToolset
-	tools    []Tool
+	mu    sync.Mutex
+	tools map[*registry.CompiledToolset][]Tool // the tools of each compiled registration
 }
 
 // Tools implements Source: one conditional read, then a change feed poll
 // that closes the returned channel when the catalog moves on.
 func (r *registrySource) Tools(ctx context.Context) ([]Tool, <-chan struct{}, error) {
-	r.mu.Lock()
-	known := r.revision
-	r.mu.Unlock()
-	res, err := r.client.Resolve(ctx, registry.ResolveRequest{Known: known})
+	read, _, err := r.reader.Read(ctx, nil)
 	if err != nil {
 		return nil, nil, fmt.Errorf("mcp: read the registry's catalog: %w", err)
 	}
 	r.mu.Lock()
-	defer r.mu.Unlock()
-	if !res.NotModified {
-		var list []Tool
-		seen := map[string]bool{}
-		for _, ts := range res.Toolsets {
-			c, err := r.compile(ts)
-			if err != nil {
-				return nil, nil, err
-			}
-			seen[ts.Name] = true
-			list = append(list, c.tools...)
-		}
-		for name := range r.compiled {
-			if !seen[name] {
-				delete(r.compiled, name)
+	kept := make(map[*registry.CompiledToolset][]Tool, len(read.Toolsets))
+	var list []Tool
+	for _, ts := range read.Toolsets {
+		tools, ok := r.tools[ts]
+		if !ok {
+			exec := r.executor(ts.Resolved)
+			for _, spec := range ts.Specs {
+				tools = append(tools, Tool{Spec: spec, Deferred: true, Executor: exec})
 			}
 		}
-		r.tools, r.revision = list, res.Revision
+		kept[ts] = tools
+		list = append(list, tools...)
 	}
+	r.tools = kept
+	r.mu.Unlock()
 	changed := make(chan struct{})
-	go r.watch(ctx, r.revision, changed)
-	return r.tools, changed, nil
+	go func() {
+		defer close(changed)
+		_ = r.reader.WaitChange(ctx, read.Revision, time.Second)
+	}()
+	return list, changed, nil
 }
 
-// watch closes changed once the catalog is past revision (or ctx ends).
-func (r *registrySource) watch(ctx context.Context, revision int64, changed chan struct{}) {
-	defer close(changed)
-	for ctx.Err() == nil {
-		res, err := r.client.Changes(ctx, &gen.ChangesPayload{After: revision, WaitMs: 30000})
-		if err != nil {
-			select {
-			case <-time.After(time.Second):
-			case <-ctx.Done():
-			}
-			continue
-		}
-		if res.Revision > revision || res.Reset {
-			return
-		}
-	}
-}
-
-// compile returns the tools of a resolved toolset, compiled once per
-// registration.
-func (r *registrySource) compile(ts registry.ResolvedToolset) (*registryToolset, error) {
-	if c := r.compiled[ts.Name]; c != nil && c.resolved.Fingerprint == ts.Fingerprint && c.resolved.Token == ts.Token {
-		return c, nil
-	}
-	decl := ts.Declaration
-	decl.Name = ts.Name
-	specs, err := contract.CompileToolset(decl)
-	if err != nil {
-		return nil, fmt.Errorf("mcp: registry toolset %q: %w", ts.Name, err)
-	}
-	c := &registryToolset{resolved: ts}
-	for _, spec := range specs {
-		c.tools = append(c.tools, Tool{Spec: spec, Deferred: true, Run: r.runner(ts)})
-	}
-	r.compiled[ts.Name] = c
-	return c, nil
-}
-
-// runner calls a registry tool with the token of the registration read.
-func (r *registrySource) runner(ts registry.ResolvedToolset) func(context.Context, *runtime.ToolCall) (*planner.ToolResult, error) {
-	return func(ctx context.Context, call *runtime.ToolCall) (*planner.ToolResult, error) {
-		return runtime.CallRegistry(ctx, r.client, ts.Token, "mcp-"+r.nonce+"-"+call.Meta.ToolCallID, call)
-	}
+// executor calls a registry tool with the token of the registration read.
+func (r *registrySource) executor(ts registry.ResolvedToolset) toolcall.Executor {
+	return toolcall.ExecutorFunc(func(ctx context.Context, call *toolcall.Call) (*toolcall.Result, error) {
+		return registry.CallTool(ctx, r.reader.Client(), ts.Token, "mcp-"+r.nonce+"-"+call.Meta.ToolCallID, call)
+	})
 }

@@ -10,23 +10,9 @@ import (
 	"github.com/quiver-go/quiver/tools"
 )
 
-// rank orders the tiers: a client of a tier is served the tools of its
-// tier and of the tiers below.
-func rank(e tools.Exposure) int {
-	switch e {
-	case tools.ExposureReadOnly:
-		return 1
-	case tools.ExposureStaging:
-		return 2
-	case tools.ExposureFull:
-		return 3
-	}
-	return 0
-}
-
 // checkTier reports whether e is a client tier.
 func checkTier(e tools.Exposure) error {
-	if rank(e) == 0 {
+	if e.Rank() == 0 {
 		return fmt.Errorf("tier %q is not one of read_only, staging, full", e)
 	}
 	return nil
@@ -48,7 +34,7 @@ func (c *Config) needs(spec tools.ToolSpec) tools.Exposure {
 // allows reports whether a client of tier may see and call spec.
 func (c *Config) allows(tier tools.Exposure, spec tools.ToolSpec) bool {
 	need := c.needs(spec)
-	return need != "" && rank(tier) >= rank(need)
+	return tier.Covers(need)
 }
 
 // credential is one configured bearer credential, kept hashed so

@@ -255,7 +255,7 @@ func (s *Server) build(list []Tool) (*served, error) {
 			s.log.Warn("mcp: tool left out: its labels are not configured", "tool", t.Spec.Name, "labels", missing)
 			continue
 		}
-		if t.Run == nil {
+		if t.Executor == nil {
 			s.log.Warn("mcp: tool left out: it has nothing to run it", "tool", t.Spec.Name)
 			continue
 		}

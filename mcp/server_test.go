@@ -10,7 +10,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/quiver-go/quiver/mcp"
-	"github.com/quiver-go/quiver/runtime"
+	"github.com/quiver-go/quiver/toolcall"
 	"github.com/quiver-go/quiver/tools"
 )
 
@@ -121,7 +121,7 @@ func TestBadArgumentsComeBackAsToolErrors(t *testing.T) {
 		map[string]any{"name": "x", "Name": "y"},
 	} {
 		text, isErr, _ := c.call(t, "find", args)
-		if !isErr || !strings.Contains(text, "fix them and call again") {
+		if f := failureOf(t, text); !isErr || f.Recovery != toolcall.RecoveryCorrectCall || (f.Error != toolcall.KindInvalidPayload && f.Error != toolcall.KindMissingFields) {
 			t.Errorf("find(%v) = %s (error %v), want a correctable error", args, text, isErr)
 		}
 	}
@@ -189,14 +189,14 @@ func TestUndiscoveredToolNamesTheSearch(t *testing.T) {
 
 func TestRefusalNamesOnlyToolsInScope(t *testing.T) {
 	runs := &counter{runs: map[tools.Ident]int{}}
-	src, err := mcp.Toolsets([]runtime.ToolsetRegistration{{Name: "ops", Specs: opsToolset(t), Executor: runs}},
+	src, err := mcp.Toolsets([]toolcall.Toolset{{Name: "ops", Specs: opsToolset(t), Executor: runs}},
 		func(id tools.Ident) bool { return id == "ops.lookup_invoice" })
 	if err != nil {
 		t.Fatal(err)
 	}
 	e := startServer(t, mcp.Config{Source: src, Credentials: map[string]tools.Exposure{"ro-key": tools.ExposureReadOnly}})
 	text, isErr, _ := e.mustConnect("ro-key").call(t, "lookup_invoice", map[string]int{"number": 1})
-	if !isErr || !strings.HasSuffix(text, "or use one of: find") {
+	if f := failureOf(t, text); !isErr || f.Error != toolcall.KindNotInActiveSet || !strings.HasSuffix(f.Message, "or use one of: find") {
 		t.Fatalf("refusal = %q: it may name only the read-only client's tools", text)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -26,12 +27,14 @@ type session struct {
 	refreshing sync.Mutex
 	created    time.Time
 
-	mu         sync.Mutex
-	discovered []tools.Ident
-	searches   int
-	listed     map[string]*sdk.Tool // wire name → definition listed now
-	connected  bool
-	closed     bool
+	mu sync.Mutex
+	// state is the session's discovery state, kept as the runtime keeps a
+	// conversation's: the tools its searches found and the searches spent
+	// since its last call that ran.
+	state     model.DiscoveryState
+	listed    map[string]*sdk.Tool // wire name → definition listed now
+	connected bool
+	closed    bool
 }
 
 // newSession starts a session of a client of tier.
@@ -109,7 +112,7 @@ func (ss *session) visible(cur *served) (defs []model.ToolDefinition, searchable
 		return nil, false
 	}
 	ss.mu.Lock()
-	discovered := slices.Clone(ss.discovered)
+	discovered := slices.Clone(ss.state.Tools)
 	ss.mu.Unlock()
 	for _, d := range ss.inScope(cur) {
 		if d.Deferred && !slices.Contains(discovered, d.Ident) {
@@ -179,7 +182,7 @@ func (ss *session) refresh() {
 	if len(removed) > 0 {
 		ss.server.RemoveTools(removed...)
 	}
-	slices.SortFunc(added, func(a, b *sdk.Tool) int { return compareStrings(a.Name, b.Name) })
+	slices.SortFunc(added, func(a, b *sdk.Tool) int { return strings.Compare(a.Name, b.Name) })
 	for _, t := range added {
 		if t.Name == SearchToolName {
 			ss.server.AddTool(t, ss.search)
@@ -187,16 +190,6 @@ func (ss *session) refresh() {
 		}
 		ss.server.AddTool(t, ss.caller(t.Name))
 	}
-}
-
-func compareStrings(a, b string) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // sdkTool is the MCP definition of a tool: its wire name, title,

@@ -7,8 +7,7 @@ import (
 	"testing"
 
 	"github.com/quiver-go/quiver/mcp"
-	"github.com/quiver-go/quiver/planner"
-	"github.com/quiver-go/quiver/runtime"
+	"github.com/quiver-go/quiver/toolcall"
 	"github.com/quiver-go/quiver/tools"
 	"github.com/quiver-go/quiver/tools/contract"
 )
@@ -28,14 +27,14 @@ func TestBoundedResultCarriesItsBoundsAndServerDataStays(t *testing.T) {
 		t.Fatal(err)
 	}
 	total := 240
-	exec := runtime.ToolExecutorFunc(func(context.Context, *runtime.ToolCall) (*planner.ToolResult, error) {
-		return &planner.ToolResult{
+	exec := toolcall.ExecutorFunc(func(context.Context, *toolcall.Call) (*toolcall.Result, error) {
+		return &toolcall.Result{
 			Result:     json.RawMessage(`{"lines":["a","b"]}`),
-			Bounds:     &planner.Bounds{Returned: 2, Total: &total, Truncated: true, RefinementHint: "ask for a time range"},
-			ServerData: []planner.ServerData{{Kind: "logs.raw", Audience: tools.AudienceEvidence, Data: json.RawMessage(`{"secret":"raw-line-with-token"}`)}},
+			Bounds:     &toolcall.Bounds{Returned: 2, Total: &total, Truncated: true, RefinementHint: "ask for a time range"},
+			ServerData: []toolcall.ServerData{{Kind: "logs.raw", Audience: tools.AudienceEvidence, Data: json.RawMessage(`{"secret":"raw-line-with-token"}`)}},
 		}, nil
 	})
-	src, err := mcp.Toolsets([]runtime.ToolsetRegistration{{Name: "logs", Specs: specs, Executor: exec}}, func(tools.Ident) bool { return false })
+	src, err := mcp.Toolsets([]toolcall.Toolset{{Name: "logs", Specs: specs, Executor: exec}}, func(tools.Ident) bool { return false })
 	if err != nil {
 		t.Fatal(err)
 	}

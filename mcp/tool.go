@@ -2,12 +2,10 @@ package mcp
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 
-	"github.com/quiver-go/quiver/planner"
-	"github.com/quiver-go/quiver/runtime"
+	"github.com/quiver-go/quiver/toolcall"
 	"github.com/quiver-go/quiver/tools"
 )
 
@@ -17,10 +15,11 @@ type Tool struct {
 	Spec tools.ToolSpec
 	// Deferred tools are found by search; the others are listed at once.
 	Deferred bool
-	// Run executes one call whose payload the server has canonicalized and
-	// validated; call.Payload holds no injected field (call.Decode and
-	// call.InjectedPayload add them).
-	Run func(ctx context.Context, call *runtime.ToolCall) (*planner.ToolResult, error)
+	// Executor runs the calls, through the same pipeline as in the
+	// runtime (toolcall.Run): call.Payload is canonical and validated and
+	// holds no injected field (call.Decode and call.InjectedPayload add
+	// them).
+	Executor toolcall.Executor
 }
 
 // Source is what a Server serves. Tools returns the current tools and a
@@ -33,7 +32,9 @@ type Source interface {
 // Toolsets serves fixed toolsets — compiled (generated specs) or
 // runtime-defined (contract.CompileToolset) — with their executors.
 // deferred names the tools found by search (nil: all of them are).
-func Toolsets(regs []runtime.ToolsetRegistration, deferred func(tools.Ident) bool) (Source, error) {
+// A registered runtime toolset passes as reg.Toolset()
+// (runtime.ToolsetRegistration.Toolset).
+func Toolsets(regs []toolcall.Toolset, deferred func(tools.Ident) bool) (Source, error) {
 	var out []Tool
 	seen := map[tools.Ident]bool{}
 	var errs []error
@@ -53,7 +54,7 @@ func Toolsets(regs []runtime.ToolsetRegistration, deferred func(tools.Ident) boo
 				continue
 			}
 			seen[s.Name] = true
-			out = append(out, Tool{Spec: s.Clone(), Deferred: deferred == nil || deferred(s.Name), Run: exec.Execute})
+			out = append(out, Tool{Spec: s.Clone(), Deferred: deferred == nil || deferred(s.Name), Executor: exec})
 		}
 	}
 	if err := errors.Join(errs...); err != nil {
@@ -65,9 +66,3 @@ func Toolsets(regs []runtime.ToolsetRegistration, deferred func(tools.Ident) boo
 type staticSource []Tool
 
 func (s staticSource) Tools(context.Context) ([]Tool, <-chan struct{}, error) { return s, nil, nil }
-
-// toolResultJSON marshals v for a tool result.
-func toolResultJSON(v any) json.RawMessage {
-	b, _ := json.Marshal(v)
-	return b
-}

@@ -3,6 +3,7 @@ package planner
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/quiver-go/quiver/toolcall"
 
 	"github.com/quiver-go/quiver/model"
 	"github.com/quiver-go/quiver/tools"
@@ -73,57 +74,29 @@ func NewToolRequest[P, R any](tool tools.TypedTool[P, R], payload P) (ToolReques
 	return ToolRequest{Ident: tool.Spec.Name, Payload: raw}, nil
 }
 
-// Bounds describe a bounded result: a view on a larger set.
-type Bounds struct {
-	Returned       int    `json:"returned"`
-	Total          *int   `json:"total,omitempty"`
-	Truncated      bool   `json:"truncated"`
-	NextCursor     string `json:"next_cursor,omitempty"`
-	RefinementHint string `json:"refinement_hint,omitempty"`
-}
-
-// ServerData is one server-only output of a tool; never sent to a model.
-type ServerData struct {
-	Kind     string          `json:"kind"`
-	Audience tools.Audience  `json:"audience"`
-	Data     json.RawMessage `json:"data"`
-}
-
-// ToolResult is an executed tool's outcome.
-type ToolResult struct {
-	// Result is the result JSON (before bounds projection).
-	Result json.RawMessage `json:"result,omitempty"`
-	// Bounds must be set by a successful bounded tool.
-	Bounds *Bounds `json:"bounds,omitempty"`
-	// ServerData are server-only outputs.
-	ServerData []ServerData `json:"server_data,omitempty"`
-	// Failure is set when the call failed.
-	Failure *ToolFailure `json:"failure,omitempty"`
-	// DisplayHint, when set by the producer, is never overwritten.
-	DisplayHint string `json:"display_hint,omitempty"`
-}
-
-// RecoveryAction says what a failed call asks of the planner.
-type RecoveryAction string
+// The outcome types of one tool call live in package toolcall, which the
+// runtime and the MCP server share; these aliases keep the names planners
+// and generated code use.
+type (
+	// Bounds describe a bounded result: a view on a larger set.
+	Bounds = toolcall.Bounds
+	// ServerData is one server-only output of a tool; never sent to a model.
+	ServerData = toolcall.ServerData
+	// ToolResult is an executed tool's outcome.
+	ToolResult = toolcall.Result
+	// RecoveryAction says what a failed call asks of the planner.
+	RecoveryAction = toolcall.Recovery
+	// ToolFailure is a failed call, with the message the model reads; its
+	// Code is a toolcall.Kind.
+	ToolFailure = toolcall.Failure
+)
 
 // The recovery actions.
 const (
 	// RecoveryCorrectCall: fix the arguments and call again.
-	RecoveryCorrectCall RecoveryAction = "correct_call"
+	RecoveryCorrectCall = toolcall.RecoveryCorrectCall
 	// RecoveryReplan: plan again without this tool.
-	RecoveryReplan RecoveryAction = "replan"
+	RecoveryReplan = toolcall.RecoveryReplan
 	// RecoveryFinish: stop and answer.
-	RecoveryFinish RecoveryAction = "finish"
+	RecoveryFinish = toolcall.RecoveryFinish
 )
-
-// ToolFailure is a failed call, with the message the model reads.
-type ToolFailure struct {
-	// Code classifies the failure (for example "tool_unavailable",
-	// "invalid_payload", "not_in_active_set", "denied", "error").
-	Code     string         `json:"code"`
-	Message  string         `json:"message"`
-	Recovery RecoveryAction `json:"recovery"`
-}
-
-// Error implements error.
-func (f *ToolFailure) Error() string { return f.Code + ": " + f.Message }

@@ -9,6 +9,7 @@ import (
 	"github.com/quiver-go/quiver/catalog"
 	"github.com/quiver-go/quiver/model"
 	"github.com/quiver-go/quiver/planner"
+	"github.com/quiver-go/quiver/toolcall"
 	"github.com/quiver-go/quiver/tools"
 )
 
@@ -35,7 +36,7 @@ func (r *runner) runBatch(b *batchState, calls []planner.ToolRequest) (RunOutput
 	}
 	if limit := r.agent.reg.Policy.MaxToolCalls; limit > 0 && budgeted > 0 && r.st.ToolCalls+budgeted > limit && b.Finalizing == "" {
 		capped := &planner.ToolFailure{
-			Code:     "tool_cap",
+			Code:     toolcall.KindToolCap,
 			Message:  fmt.Sprintf("Not run: this batch needs %d tool calls but only %d of %d remain.", budgeted, limit-r.st.ToolCalls, limit),
 			Recovery: planner.RecoveryFinish,
 		}
@@ -66,12 +67,12 @@ func (r *runner) admit(c planner.ToolRequest) admittedCall {
 	switch adm.Verdict {
 	case catalog.Refused:
 		ac.Ident = adm.Ident
-		ac.Failure = &planner.ToolFailure{Code: "not_in_active_set", Message: adm.Message, Recovery: planner.RecoveryCorrectCall}
+		ac.Failure = toolcall.NotInActiveSet(adm.Message)
 		return ac
 	case catalog.Unknown:
 		ac.Ident = c.Ident
 		ac.Budgeted = true
-		ac.Failure = &planner.ToolFailure{Code: "tool_unavailable", Message: adm.Message, Recovery: planner.RecoveryReplan}
+		ac.Failure = &toolcall.Failure{Code: toolcall.KindUnavailable, Message: adm.Message, Recovery: toolcall.RecoveryReplan}
 		return ac
 	}
 	ac.Ident = adm.Ident
@@ -84,9 +85,9 @@ func (r *runner) admit(c planner.ToolRequest) admittedCall {
 		ac.Budgeted = true
 		return ac
 	}
-	canonical, err := tools.CanonicalPayload(t.spec, c.Payload, r.agent.reg.Policy.ModelOutput.payload())
-	if err != nil {
-		ac.Failure = payloadFailure(err)
+	canonical, f := toolcall.Canonicalize(t.spec, c.Payload, r.agent.reg.Policy.ModelOutput.payload())
+	if f != nil {
+		ac.Failure = f
 		return ac
 	}
 	ac.Payload = canonical
@@ -194,14 +195,14 @@ const maxBookkeepingFailureTurns = 8
 // (refused, unknown, over the cap): transcript, event and compact outputs.
 func (r *runner) rejectCall(ac admittedCall) {
 	r.appendResult(ac.CallID, ac.Wire, nil, ac.Failure)
-	r.emit(ToolResultReceived{RunID: r.st.RunID, CallID: ac.CallID, Tool: ac.Ident, Result: failureJSON(ac.Failure), Failure: ac.Failure})
-	r.st.Outputs = append(r.st.Outputs, planner.ToolOutput{CallID: ac.CallID, Name: ac.Ident, Result: failureJSON(ac.Failure), Failure: ac.Failure})
+	r.emit(ToolResultReceived{RunID: r.st.RunID, CallID: ac.CallID, Tool: ac.Ident, Result: ac.Failure.JSON(), Failure: ac.Failure})
+	r.st.Outputs = append(r.st.Outputs, planner.ToolOutput{CallID: ac.CallID, Name: ac.Ident, Result: ac.Failure.JSON(), Failure: ac.Failure})
 }
 
 // appendResult adds a tool result to the transcript.
 func (r *runner) appendResult(callID, wire string, content []byte, failure *planner.ToolFailure) {
 	if failure != nil {
-		content = failureJSON(failure)
+		content = failure.JSON()
 	}
 	r.st.Transcript = append(r.st.Transcript, model.Message{Role: model.RoleTool, Parts: []model.Part{{
 		Kind:       model.PartToolResult,

@@ -3,12 +3,12 @@ package runtime
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
 	"strings"
 
 	"github.com/quiver-go/quiver/engine"
 	"github.com/quiver-go/quiver/planner"
 	"github.com/quiver-go/quiver/runtime/render"
+	"github.com/quiver-go/quiver/toolcall"
 	"github.com/quiver-go/quiver/tools"
 )
 
@@ -18,7 +18,7 @@ import (
 func (r *runner) execute(b *batchState, ac *admittedCall) (*PendingItem, error) {
 	t, ok := r.rt.target(ac.Ident, ac.Contract)
 	if !ok {
-		r.finishCall(b, ac, tools.ToolSpec{Name: ac.Ident}, executeOutput{Failure: &planner.ToolFailure{Code: "tool_unavailable", Message: fmt.Sprintf("Tool %s is not available any more; nothing ran.", ac.Ident), Recovery: planner.RecoveryReplan}})
+		r.finishCall(b, ac, tools.ToolSpec{Name: ac.Ident}, failedOutput(toolcall.Unavailable(string(ac.Ident))))
 		return nil, nil
 	}
 	payload, head, headFailure := r.bindContinuation(t, ac.Payload)
@@ -31,7 +31,7 @@ func (r *runner) execute(b *batchState, ac *admittedCall) (*PendingItem, error) 
 		// opened the chain, not with what the catalog lists now.
 		ac.Contract = head.Contract
 		if t, ok = r.rt.target(ac.Ident, ac.Contract); !ok {
-			r.finishCall(b, ac, tools.ToolSpec{Name: ac.Ident}, executeOutput{Failure: &planner.ToolFailure{Code: "tool_unavailable", Message: fmt.Sprintf("Tool %s is not available any more; nothing ran.", ac.Ident), Recovery: planner.RecoveryReplan}})
+			r.finishCall(b, ac, tools.ToolSpec{Name: ac.Ident}, failedOutput(toolcall.Unavailable(string(ac.Ident))))
 			return nil, nil
 		}
 	}
@@ -61,9 +61,9 @@ func (r *runner) execute(b *batchState, ac *admittedCall) (*PendingItem, error) 
 		if r.wctx.Context().Err() != nil {
 			return nil, err
 		}
-		out = executeOutput{Failure: &planner.ToolFailure{Code: "error", Message: "The tool could not run: " + err.Error(), Recovery: planner.RecoveryReplan}}
+		out = failedOutput(toolcall.CouldNotRun(err))
 		if errors.Is(err, engine.ErrTimeout) {
-			out.Failure = &planner.ToolFailure{Code: "timeout", Message: fmt.Sprintf("The tool did not finish within its time limit of %s and was stopped; ask for less or use another tool.", timeout), Recovery: planner.RecoveryReplan}
+			out = failedOutput(toolcall.Timeout(timeout))
 		}
 	}
 	if len(out.Missing) > 0 {
@@ -89,10 +89,7 @@ func (r *runner) execute(b *batchState, ac *admittedCall) (*PendingItem, error) 
 // finishCall records a call's outcome: transcript, events, server data,
 // reminders, pagination heads and the batch's outcome.
 func (r *runner) finishCall(b *batchState, ac *admittedCall, spec tools.ToolSpec, out executeOutput) {
-	content := out.Result
-	if out.Failure != nil {
-		content = failureJSON(out.Failure)
-	}
+	content := out.answer()
 	r.appendResult(ac.CallID, ac.Wire, content, nil)
 	if out.Failure != nil {
 		r.st.Transcript[len(r.st.Transcript)-1].Parts[0].ToolResult.IsError = true
@@ -162,11 +159,11 @@ func (r *runner) bindContinuation(t *toolEntry, payload json.RawMessage) (json.R
 	}
 	switch len(heads) {
 	case 0:
-		return nil, nil, &planner.ToolFailure{Code: "no_continuation", Message: "There is no further page to continue: call the listing tool first.", Recovery: planner.RecoveryReplan}
+		return nil, nil, &planner.ToolFailure{Code: toolcall.KindNoContinuation, Message: "There is no further page to continue: call the listing tool first.", Recovery: planner.RecoveryReplan}
 	case 1:
 		return mergeObjects(payload, mustJSON(map[string]string{field: heads[0].Cursor})), &heads[0], nil
 	default:
-		return nil, nil, &planner.ToolFailure{Code: "ambiguous_continuation", Message: "Several result sets can continue, so continuing without arguments is unavailable: repeat the listing call you want to page through.", Recovery: planner.RecoveryReplan}
+		return nil, nil, &planner.ToolFailure{Code: toolcall.KindAmbiguousContinuation, Message: "Several result sets can continue, so continuing without arguments is unavailable: repeat the listing call you want to page through.", Recovery: planner.RecoveryReplan}
 	}
 }
 
@@ -198,7 +195,7 @@ func (r *runner) advanceHeads(id tools.Ident, spec tools.ToolSpec, bounds *plann
 		next = bounds.NextCursor
 	}
 	if spec.Bounds != nil && spec.Bounds.ContinueWith != "" {
-		partnerID := tools.Ident(id.Toolset() + "." + spec.Bounds.ContinueWith)
+		partnerID := tools.JoinIdent(id.Toolset(), spec.Bounds.ContinueWith)
 		kept := r.st.Heads[:0]
 		for _, h := range r.st.Heads {
 			if h.Partner != partnerID || h.Step == r.st.Step {

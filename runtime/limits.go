@@ -5,10 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/quiver-go/quiver/model"
 	"github.com/quiver-go/quiver/planner"
+	"github.com/quiver-go/quiver/toolcall"
 	"github.com/quiver-go/quiver/tools"
 )
 
@@ -63,7 +63,7 @@ func boundResponse(res *planner.PlanResult, l OutputLimits) map[string]*planner.
 	emptyArguments(res)
 	refused := map[string]*planner.ToolFailure{}
 	if n, limit := len(res.ToolCalls), l.maxCalls(); n > limit {
-		f := &planner.ToolFailure{Code: codeInvalidPayload, Recovery: planner.RecoveryCorrectCall, Message: fmt.Sprintf(
+		f := &planner.ToolFailure{Code: toolcall.KindInvalidPayload, Recovery: planner.RecoveryCorrectCall, Message: fmt.Sprintf(
 			"Not run: the response asked for %d tool calls; at most %d may be asked at once (limit: calls per response). Ask for fewer calls and try again.", n, limit)}
 		for _, c := range res.ToolCalls {
 			refused[c.CallID] = f
@@ -71,11 +71,10 @@ func boundResponse(res *planner.PlanResult, l OutputLimits) map[string]*planner.
 	} else {
 		for _, c := range res.ToolCalls {
 			if err := tools.BoundPayload(c.Ident, c.Payload, l.payload()); err != nil {
-				refused[c.CallID] = payloadFailure(err)
+				refused[c.CallID] = toolcall.RefusedPayload(err)
 			} else if !json.Valid(c.Payload) {
 				// Malformed arguments could not even be recorded as JSON.
-				refused[c.CallID] = &planner.ToolFailure{Code: codeInvalidPayload, Recovery: planner.RecoveryCorrectCall,
-					Message: "Not run: the arguments are not valid JSON; send one JSON object such as {\"name\": \"value\"}."}
+				refused[c.CallID] = toolcall.NotJSON()
 			}
 		}
 	}
@@ -124,23 +123,4 @@ func toolCallParts(msgs []model.Message) []*model.ToolCall {
 		}
 	}
 	return out
-}
-
-// codeInvalidPayload is the failure code of arguments the runtime refused.
-const codeInvalidPayload = "invalid_payload"
-
-// payloadFailure turns a refused payload into the failure the model reads:
-// what is wrong, where, and how to fix it, never a value.
-func payloadFailure(err error) *planner.ToolFailure {
-	var pe *tools.PayloadError
-	msg := err.Error()
-	if errors.As(err, &pe) {
-		lines := make([]string, len(pe.Problems))
-		for i, p := range pe.Problems {
-			lines[i] = p.String()
-		}
-		msg = strings.Join(lines, "\n")
-	}
-	return &planner.ToolFailure{Code: codeInvalidPayload, Recovery: planner.RecoveryCorrectCall,
-		Message: "Not run: the arguments were refused; fix them and call again:\n" + msg}
 }

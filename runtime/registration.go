@@ -1,7 +1,6 @@
 package runtime
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,74 +10,22 @@ import (
 
 	"github.com/quiver-go/quiver/model"
 	"github.com/quiver-go/quiver/planner"
+	"github.com/quiver-go/quiver/toolcall"
 	"github.com/quiver-go/quiver/tools"
 )
 
-// ToolExecutor runs the calls of one toolset.
-type ToolExecutor interface {
-	Execute(ctx context.Context, call *ToolCall) (*planner.ToolResult, error)
-}
-
-// ToolExecutorFunc adapts a function to ToolExecutor.
-type ToolExecutorFunc func(ctx context.Context, call *ToolCall) (*planner.ToolResult, error)
-
-// Execute calls f.
-func (f ToolExecutorFunc) Execute(ctx context.Context, call *ToolCall) (*planner.ToolResult, error) {
-	return f(ctx, call)
-}
-
-// ToolCall is one admitted call handed to an executor.
-type ToolCall struct {
-	// Ident is the tool.
-	Ident tools.Ident
-	// Spec is the contract the call was admitted with.
-	Spec tools.ToolSpec
-	// Payload is the call's canonical payload (tools.CanonicalPayload),
-	// validated against the tool's schema: exactly what a confirmation
-	// prompt showed. It holds no injected field; Decode, generated Decode
-	// functions and InjectedPayload add them.
-	Payload json.RawMessage
-	// Meta identifies the run and call.
-	Meta tools.CallMeta
-	// Labels are the run labels (a copy).
-	Labels map[string]string
-
-	// injected is Payload with the injected fields filled in, when the
-	// runtime computed it already.
-	injected json.RawMessage
-}
-
-// InjectedPayload returns Payload with the injected fields filled in from
-// Meta and Labels: the JSON to forward when the executor hands the call on
-// as is.
-func (c *ToolCall) InjectedPayload() (json.RawMessage, error) {
-	if c.injected != nil {
-		return slices.Clone(c.injected), nil
-	}
-	full, err := tools.InjectFields(c.Spec, c.Payload, c.Meta, c.Labels)
-	if err != nil {
-		return nil, fmt.Errorf("runtime: %s: %w", c.Ident, err)
-	}
-	return full, nil
-}
-
-// Decode unmarshals the payload, injected fields included, into v,
-// matching keys exactly (tools.Unmarshal): a struct field matches only its
-// json tag's name, or its exact Go name when untagged (Cursor does not
-// match "cursor": tag fields with their JSON names). The payload was
-// canonicalized and validated before the executor ran and injection
-// happens here, so no decode path can skip it or let a model-written key
-// override it.
-func (c *ToolCall) Decode(v any) error {
-	full, err := c.InjectedPayload()
-	if err != nil {
-		return err
-	}
-	if err := tools.Unmarshal(full, v); err != nil {
-		return fmt.Errorf("runtime: %s: decode payload: %w", c.Ident, err)
-	}
-	return nil
-}
+// The executor and call types of one tool call live in package toolcall,
+// which the runtime, the MCP server and registry providers share: one
+// executor value serves a toolset in process, over MCP and through
+// registry.Serve. These aliases keep the names generated code uses.
+type (
+	// ToolExecutor runs the calls of one toolset (toolcall.Executor).
+	ToolExecutor = toolcall.Executor
+	// ToolExecutorFunc adapts a function to ToolExecutor.
+	ToolExecutorFunc = toolcall.ExecutorFunc
+	// ToolCall is one admitted call handed to an executor (toolcall.Call).
+	ToolCall = toolcall.Call
+)
 
 // ToolsetRegistration registers a toolset's specs and its executor.
 type ToolsetRegistration struct {
@@ -95,6 +42,12 @@ type ToolsetRegistration struct {
 	DecodePayload func(ident tools.Ident, payload json.RawMessage) (any, error)
 	// DecodeResult is the same for result-hint templates.
 	DecodeResult func(ident tools.Ident, result json.RawMessage) (any, error)
+}
+
+// Toolset is the registration's tools and executor, as an MCP server
+// takes them (mcp.Toolsets).
+func (r ToolsetRegistration) Toolset() toolcall.Toolset {
+	return toolcall.Toolset{Name: r.Name, Specs: r.Specs, Executor: r.Executor}
 }
 
 type toolsetEntry struct {

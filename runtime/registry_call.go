@@ -1,15 +1,11 @@
 package runtime
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
-	"time"
 
 	"github.com/quiver-go/quiver/planner"
 	"github.com/quiver-go/quiver/registry"
-	gen "github.com/quiver-go/quiver/registry/gen/registry"
 	"github.com/quiver-go/quiver/tools"
 	"github.com/quiver-go/quiver/tools/contract"
 )
@@ -41,7 +37,7 @@ type savedContract struct {
 	Scoped bool `json:"scoped,omitempty"`
 }
 
-func (sc *savedContract) ident() tools.Ident { return tools.Ident(sc.Toolset + "." + sc.Tool.Name) }
+func (sc *savedContract) ident() tools.Ident { return tools.JoinIdent(sc.Toolset, sc.Tool.Name) }
 
 func (sc *savedContract) source() RegistrySource {
 	return RegistrySource{Registry: sc.Registry, Toolset: sc.Toolset}
@@ -112,141 +108,5 @@ func (e *registryExecutor) Execute(ctx context.Context, call *ToolCall) (*planne
 	if conn == nil {
 		return nil, fmt.Errorf("registry %q is no longer connected to the runtime", sc.Registry)
 	}
-	return CallRegistry(ctx, conn.client, sc.Token, registryCallID(call.Meta), call)
-}
-
-// CallRegistry runs call through the registry client reaches
-// (CallResolvedTool) with token, the registration token the tool was
-// accepted with, under callID — unique per call and the same on every
-// retry, so the registry runs it once. The registry's refusals
-// (call_not_admitted, admission_conflict, outcome_unknown, …) become
-// failures the model can act on; a bounded tool's bounds are read from its
-// result (BoundedResult). The registry may wait for the outcome nine tenths
-// of what is left of ctx's time.
-func CallRegistry(ctx context.Context, client *registry.Client, token, callID string, call *ToolCall) (*planner.ToolResult, error) {
-	payload, err := call.InjectedPayload()
-	if err != nil {
-		return nil, err
-	}
-	toolset := call.Ident.Toolset()
-	p := &gen.CallResolvedToolPayload{
-		Toolset:   toolset,
-		Tool:      call.Ident.Tool(),
-		Payload:   json.RawMessage(payload),
-		Token:     token,
-		CallID:    callID,
-		TimeoutMs: callTimeoutMs(ctx),
-	}
-	if runID := call.Meta.RunID; runID != "" {
-		p.RunID = &runID
-	}
-	out, err := client.CallResolvedTool(ctx, p)
-	if err != nil {
-		if f := registryFailure(call.Ident, err); f != nil {
-			return &planner.ToolResult{Failure: f}, nil
-		}
-		return nil, err
-	}
-	switch out.Outcome {
-	case "ok":
-	case "tool_error":
-		msg := "The tool failed."
-		if out.Error != nil {
-			msg = *out.Error
-		}
-		return &planner.ToolResult{Failure: &planner.ToolFailure{Code: "tool_error", Message: msg, Recovery: planner.RecoveryReplan}}, nil
-	default:
-		return nil, fmt.Errorf("registry: outcome %q for call %s", out.Outcome, callID)
-	}
-	result, err := json.Marshal(out.Result)
-	if err != nil {
-		return nil, fmt.Errorf("registry: result of %s: %w", call.Ident, err)
-	}
-	if call.Spec.Bounds == nil {
-		return &planner.ToolResult{Result: result}, nil
-	}
-	return BoundedResult(call.Spec, result), nil
-}
-
-// callTimeoutMs is how long the registry may wait for the outcome: nine
-// tenths of what is left of the activity's time, within the API's bounds,
-// so that the registry's answer (call_not_admitted when no provider took
-// the call) arrives before the activity times out.
-func callTimeoutMs(ctx context.Context) int {
-	const def, maxMs = 30000, 600000
-	dl, ok := ctx.Deadline()
-	if !ok {
-		return def
-	}
-	ms := int(time.Until(dl) * 9 / 10 / time.Millisecond)
-	return min(max(ms, 1), maxMs)
-}
-
-// registryFailure turns the registry's refusals into failures the model
-// can act on; nil for errors that are not the call's outcome.
-func registryFailure(ident tools.Ident, err error) *planner.ToolFailure {
-	toolset := ident.Toolset()
-	switch registry.ErrorName(err) {
-	case registry.ErrCallNotAdmitted:
-		return &planner.ToolFailure{Code: registry.ErrCallNotAdmitted, Recovery: planner.RecoveryReplan,
-			Message: fmt.Sprintf("Not run: the registry handed this call to no provider of %s (its registration was replaced after the call was accepted, or no provider was healthy in time). Nothing ran. Call %s again: its current definition is in your tools (search for it if it is deferred).", toolset, ident.Tool())}
-	case registry.ErrAdmissionConflict:
-		return &planner.ToolFailure{Code: registry.ErrAdmissionConflict, Recovery: planner.RecoveryReplan,
-			Message: fmt.Sprintf("Not run: toolset %s was replaced by a new revision after this call was accepted, so the registry refused the old admission. Nothing ran. Call %s again: its current definition is in your tools (search for it if it is deferred).", toolset, ident.Tool())}
-	case registry.ErrResultExpired:
-		return &planner.ToolFailure{Code: registry.ErrResultExpired, Recovery: planner.RecoveryReplan,
-			Message: fmt.Sprintf("This call of %s ran, but the registry no longer keeps its result, and it will not run it again. Check its effect before calling %s again.", ident.Tool(), ident.Tool())}
-	case registry.ErrOutcomeUnknown:
-		return &planner.ToolFailure{Code: registry.ErrOutcomeUnknown, Recovery: planner.RecoveryReplan,
-			Message: fmt.Sprintf("The provider of %s stopped before reporting: this call may or may not have run, and it will not be repeated. Check its effect before calling %s again.", toolset, ident.Tool())}
-	case registry.ErrValidation:
-		return &planner.ToolFailure{Code: "invalid_payload", Recovery: planner.RecoveryCorrectCall,
-			Message: "The registry refused the arguments; fix them and call again:\n" + err.Error()}
-	case registry.ErrUnknownToolset, registry.ErrUnknownTool:
-		return &planner.ToolFailure{Code: "tool_unavailable", Recovery: planner.RecoveryReplan,
-			Message: fmt.Sprintf("Tool %s is no longer in the registry; nothing ran. Use another tool.", ident.Tool())}
-	case registry.ErrOverloaded:
-		return &planner.ToolFailure{Code: registry.ErrOverloaded, Recovery: planner.RecoveryReplan,
-			Message: fmt.Sprintf("Not run: the providers of %s are overloaded. Try again later or use another tool.", toolset)}
-	}
-	return nil
-}
-
-// BoundedResult reads a bounded tool's bounds from the canonical fields
-// its provider wrote in the result — a registry carries the result only —
-// and returns the result without them: "returned" (required), "truncated",
-// "total", "refinement_hint", and the cursor in "next_cursor" or the field
-// the spec's NextCursor names. A result without them is a missing_bounds
-// failure.
-func BoundedResult(spec tools.ToolSpec, result json.RawMessage) *planner.ToolResult {
-	var fields map[string]json.RawMessage
-	dec := json.NewDecoder(bytes.NewReader(result))
-	dec.UseNumber()
-	if err := dec.Decode(&fields); err != nil || fields == nil {
-		return &planner.ToolResult{Failure: &planner.ToolFailure{Code: "missing_bounds", Recovery: planner.RecoveryReplan,
-			Message: fmt.Sprintf("Bounded tool %s returned a result that is not an object with its bounds fields.", spec.Name)}}
-	}
-	var b planner.Bounds
-	cursorField := tools.BoundsFieldNextCursor
-	if spec.Bounds.NextCursor != "" {
-		cursorField = spec.Bounds.NextCursor
-	}
-	if err := json.Unmarshal(fields[tools.BoundsFieldReturned], &b.Returned); err != nil {
-		return &planner.ToolResult{Failure: &planner.ToolFailure{Code: "missing_bounds", Recovery: planner.RecoveryReplan,
-			Message: fmt.Sprintf("Bounded tool %s returned no %q count in its result.", spec.Name, tools.BoundsFieldReturned)}}
-	}
-	_ = json.Unmarshal(fields[tools.BoundsFieldTruncated], &b.Truncated)
-	if raw, ok := fields[tools.BoundsFieldTotal]; ok {
-		var total int
-		if json.Unmarshal(raw, &total) == nil {
-			b.Total = &total
-		}
-	}
-	_ = json.Unmarshal(fields[tools.BoundsFieldRefinementHint], &b.RefinementHint)
-	_ = json.Unmarshal(fields[cursorField], &b.NextCursor)
-	for _, k := range []string{tools.BoundsFieldReturned, tools.BoundsFieldTruncated, tools.BoundsFieldTotal, tools.BoundsFieldRefinementHint, cursorField} {
-		delete(fields, k)
-	}
-	rest, _ := json.Marshal(fields) // raw values re-encode as they were
-	return &planner.ToolResult{Result: rest, Bounds: &b}
+	return registry.CallTool(ctx, conn.client, sc.Token, registryCallID(call.Meta), call)
 }

@@ -67,28 +67,28 @@ func (e *RegistrySourceError) Unwrap() error { return e.Err }
 type registryTool struct {
 	registry string
 	scoped   bool
-	toolset  *registryToolset
+	toolset  *registry.CompiledToolset
 	name     string
 }
 
 // contract is what a call accepted to this tool keeps (see savedContract).
 func (t registryTool) contract() *savedContract {
-	decl := t.toolset.decls[t.name]
+	decl := t.toolset.Declarations[t.name]
 	sc := &savedContract{
 		Registry:    t.registry,
-		Toolset:     t.toolset.resolved.Name,
-		Token:       t.toolset.resolved.Token,
-		Fingerprint: t.toolset.resolved.Fingerprint,
-		Revision:    t.toolset.resolved.Revision,
+		Toolset:     t.toolset.Resolved.Name,
+		Token:       t.toolset.Resolved.Token,
+		Fingerprint: t.toolset.Resolved.Fingerprint,
+		Revision:    t.toolset.Resolved.Revision,
 		Tool:        decl,
 		Scoped:      t.scoped,
 	}
 	if decl.Bounds != nil && decl.Bounds.ContinueWith != "" {
-		if p, ok := t.toolset.decls[decl.Bounds.ContinueWith]; ok {
+		if p, ok := t.toolset.Declarations[decl.Bounds.ContinueWith]; ok {
 			sc.Partner = &p
 		}
 	}
-	for _, d := range t.toolset.decls {
+	for _, d := range t.toolset.Declarations {
 		if d.Bounds != nil && d.Bounds.ContinueWith == t.name {
 			sc.Continued = true
 		}
@@ -109,14 +109,14 @@ type sourcePart struct {
 	registry string
 	use      RegistryUse
 	scoped   bool
-	toolset  *registryToolset
+	toolset  *registry.CompiledToolset
 }
 
 // count returns the number of tools the sources contribute.
 func (s *stepSources) count() int {
 	n := 0
 	for _, p := range s.parts {
-		n += len(p.toolset.specs)
+		n += len(p.toolset.Specs)
 	}
 	return n
 }
@@ -124,7 +124,7 @@ func (s *stepSources) count() int {
 // appendEntries appends the sources' tools to entries.
 func (s *stepSources) appendEntries(entries []catalog.Entry) []catalog.Entry {
 	for _, p := range s.parts {
-		for _, spec := range p.toolset.specs {
+		for _, spec := range p.toolset.Specs {
 			entries = append(entries, catalog.Entry{Spec: spec, Deferred: p.use.DeferAll})
 		}
 	}
@@ -134,10 +134,10 @@ func (s *stepSources) appendEntries(entries []catalog.Entry) []catalog.Entry {
 // lookup returns the registry tool id stands for in the step.
 func (s *stepSources) lookup(id tools.Ident) (registryTool, bool) {
 	for _, p := range s.parts {
-		if p.toolset.resolved.Name != id.Toolset() {
+		if p.toolset.Resolved.Name != id.Toolset() {
 			continue
 		}
-		if _, ok := p.toolset.decls[id.Tool()]; ok {
+		if _, ok := p.toolset.Declarations[id.Tool()]; ok {
 			return registryTool{registry: p.registry, scoped: p.scoped, toolset: p.toolset, name: id.Tool()}, true
 		}
 	}
@@ -203,20 +203,20 @@ func (rt *Runtime) resolveRegistries(ctx context.Context, a *agentEntry, labels 
 		out.reports = append(out.reports, report)
 		for _, u := range group {
 			scoped := slices.Index(uses, u) >= declared
-			for _, ts := range read.toolsets {
-				if u.Toolset != "" && ts.resolved.Name != u.Toolset {
+			for _, ts := range read.Toolsets {
+				if u.Toolset != "" && ts.Resolved.Name != u.Toolset {
 					continue
 				}
-				if u.Version != "" && ts.resolved.Version != u.Version {
+				if u.Version != "" && ts.Resolved.Version != u.Version {
 					return nil, &RegistrySourceError{Agent: a.reg.Name, Source: u, Reason: SourceVersionMismatch,
-						Err: fmt.Errorf("the registry publishes version %q, the agent pins %q: the pin checks the published version, it does not select an older one", ts.resolved.Version, u.Version)}
+						Err: fmt.Errorf("the registry publishes version %q, the agent pins %q: the pin checks the published version, it does not select an older one", ts.Resolved.Version, u.Version)}
 				}
-				here := fmt.Sprintf("toolset %q of registry %q", ts.resolved.Name, name)
-				if other, dup := offered[ts.resolved.Name]; dup {
+				here := fmt.Sprintf("toolset %q of registry %q", ts.Resolved.Name, name)
+				if other, dup := offered[ts.Resolved.Name]; dup {
 					return nil, &RegistrySourceError{Agent: a.reg.Name, Source: u, Reason: SourceDuplicate,
-						Err: fmt.Errorf("the tools of %s have the identities of %s's (%s.*): each tool may come from one source only", here, other, ts.resolved.Name)}
+						Err: fmt.Errorf("the tools of %s have the identities of %s's (%s.*): each tool may come from one source only", here, other, ts.Resolved.Name)}
 				}
-				offered[ts.resolved.Name] = here
+				offered[ts.Resolved.Name] = here
 				out.parts = append(out.parts, sourcePart{registry: name, use: u, scoped: scoped, toolset: ts})
 			}
 		}

@@ -7,6 +7,7 @@ import (
 	"maps"
 
 	"github.com/quiver-go/quiver/planner"
+	"github.com/quiver-go/quiver/toolcall"
 )
 
 // RegistryTools chooses registry sources per run: the application's scope
@@ -104,6 +105,6 @@ func (rt *Runtime) checkSourceAllowed(ctx context.Context, in executeInput) *pla
 	if scope.Allows(ctx, c, in.Contract.source()) {
 		return nil
 	}
-	return &planner.ToolFailure{Code: "source_not_allowed", Recovery: planner.RecoveryReplan,
+	return &planner.ToolFailure{Code: toolcall.KindSourceNotAllowed, Recovery: planner.RecoveryReplan,
 		Message: fmt.Sprintf("Not run: toolset %s of registry %s is no longer available to this run. Nothing ran; use the tools you have now.", in.Contract.Toolset, in.Contract.Registry)}
 }

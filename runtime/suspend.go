@@ -8,6 +8,7 @@ import (
 	"github.com/quiver-go/quiver/model"
 	"github.com/quiver-go/quiver/planner"
 	"github.com/quiver-go/quiver/runtime/render"
+	"github.com/quiver-go/quiver/toolcall"
 	"github.com/quiver-go/quiver/tools"
 )
 
@@ -111,7 +112,7 @@ func (r *runner) resume(resp PendingInputResponse) (RunOutput, bool, error) {
 				}
 				denied, err := render.DeniedResult(spec, ac.Payload)
 				if err != nil {
-					denied = failureJSON(&planner.ToolFailure{Code: "denied", Message: "The user denied this call.", Recovery: planner.RecoveryReplan})
+					denied = toolcall.Denied().JSON()
 				}
 				r.appendResult(ac.CallID, ac.Wire, denied, nil)
 				r.emit(ToolResultReceived{RunID: r.st.RunID, CallID: ac.CallID, Tool: ac.Ident, Result: denied})
@@ -235,11 +236,6 @@ func pendingFieldOf(r *runner, ac *admittedCall) string {
 		return "Confirmation"
 	}
 	return "Clarification.Fields"
-}
-
-// failureJSON is the JSON a model reads for a failure.
-func failureJSON(f *planner.ToolFailure) []byte {
-	return mustJSON(map[string]string{"error": f.Code, "message": f.Message, "recovery": string(f.Recovery)})
 }
 
 // userText is a user's answer to an await: it continues the run's turn, so

@@ -10,6 +10,7 @@ import (
 	"github.com/quiver-go/quiver/model"
 	"github.com/quiver-go/quiver/planner"
 	"github.com/quiver-go/quiver/runtime/history"
+	"github.com/quiver-go/quiver/toolcall"
 )
 
 // workflowInput starts a run segment: a new run, or a continuation with the
@@ -142,7 +143,7 @@ func (r *runner) handle(res *planner.PlanResult, finalize *planner.Finalize) (Ru
 		// The rejected output's calls get results that keep the transcript
 		// valid; none of them runs.
 		for _, c := range res.ToolCalls {
-			r.appendResult(c.CallID, callName(c), nil, &planner.ToolFailure{Code: "rejected_output", Message: "Not run: your answer was rejected because " + err.Error() + ".", Recovery: planner.RecoveryCorrectCall})
+			r.appendResult(c.CallID, callName(c), nil, &planner.ToolFailure{Code: toolcall.KindRejectedOutput, Message: "Not run: your answer was rejected because " + err.Error() + ".", Recovery: planner.RecoveryCorrectCall})
 		}
 		return r.rejectOutput(err.Error())
 	}
@@ -169,7 +170,7 @@ func (r *runner) handleFinal(res *planner.PlanResult, finalize *planner.Finalize
 		return r.runBatch(b, res.ToolCalls)
 	}
 	for _, c := range res.ToolCalls {
-		r.appendResult(c.CallID, callName(c), nil, &planner.ToolFailure{Code: "discarded", Message: "The run is finishing; this call was not run.", Recovery: planner.RecoveryFinish})
+		r.appendResult(c.CallID, callName(c), nil, &planner.ToolFailure{Code: toolcall.KindDiscarded, Message: "The run is finishing; this call was not run.", Recovery: planner.RecoveryFinish})
 	}
 	if res.FinalToolResult != nil {
 		return r.complete(finalize.Reason, nil, res.FinalToolResult), nil, true, nil

@@ -5,8 +5,8 @@ import (
 	"maps"
 	"slices"
 
+	"github.com/quiver-go/quiver/internal/jsonobj"
 	"github.com/quiver-go/quiver/search"
-	"github.com/quiver-go/quiver/tools/internal/jsonobj"
 )
 
 // ToolSpec is one tool's complete contract, as generated from a design or

@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/quiver-go/quiver/tools/internal/jsonobj"
+	"github.com/quiver-go/quiver/internal/jsonobj"
 )
 
 // ErrInvalidJSON is wrapped by errors about data that is not well-formed JSON.

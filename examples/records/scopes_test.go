@@ -467,8 +467,7 @@ import (
 	"github.com/quiver-go/quiver/examples/records/gen/agents/workspace/assistant"
 	"github.com/quiver-go/quiver/examples/records/gen/toolsets/workspace"
 	"github.com/quiver-go/quiver/mcp"
-	"github.com/quiver-go/quiver/planner"
-	"github.com/quiver-go/quiver/runtime"
+	"github.com/quiver-go/quiver/toolcall"
 	"github.com/quiver-go/quiver/tools"
 )
 
@@ -492,11 +491,11 @@ func main() {
 
 func run(ctx context.Context) error {
 	deferred := assistant.DeferredTools()
-	noop := runtime.ToolExecutorFunc(func(context.Context, *runtime.ToolCall) (*planner.ToolResult, error) {
-		return &planner.ToolResult{Result: json.RawMessage("{}")}, nil
+	noop := toolcall.ExecutorFunc(func(context.Context, *toolcall.Call) (*toolcall.Result, error) {
+		return &toolcall.Result{Result: json.RawMessage("{}")}, nil
 	})
 	specs := workspace.Specs()
-	src, err := mcp.Toolsets([]runtime.ToolsetRegistration{{Name: assistant.ToolsetWorkspace, Specs: specs, Executor: noop}},
+	src, err := mcp.Toolsets([]toolcall.Toolset{{Name: assistant.ToolsetWorkspace, Specs: specs, Executor: noop}},
 		func(id tools.Ident) bool { return slices.Contains(deferred, id) })
 	if err != nil {
 		return err

@@ -16,9 +16,8 @@ import (
 	"github.com/quiver-go/quiver/internal/catalogs"
 	"github.com/quiver-go/quiver/internal/workspacedemo"
 	"github.com/quiver-go/quiver/mcp"
-	"github.com/quiver-go/quiver/planner"
 	"github.com/quiver-go/quiver/registry"
-	"github.com/quiver-go/quiver/runtime"
+	"github.com/quiver-go/quiver/toolcall"
 	"github.com/quiver-go/quiver/tools"
 	"github.com/quiver-go/quiver/tools/contract"
 )
@@ -27,7 +26,7 @@ import (
 const shutdownTimeout = 10 * time.Second
 
 // workspaceExecutor runs the workspace toolset's calls on the demo
-// workspace: the runtime.ToolExecutor the server's tools/call runs, and
+// workspace: the toolcall.Executor the server's tools/call runs, and
 // the peer calls directly. A tool's error is its failure, as a provider's
 // is on the registry path (mcp.Registry); a bounded tool's result carries
 // its bounds.
@@ -36,7 +35,7 @@ type workspaceExecutor struct {
 }
 
 // Execute runs one call.
-func (e workspaceExecutor) Execute(ctx context.Context, call *runtime.ToolCall) (*planner.ToolResult, error) {
+func (e workspaceExecutor) Execute(ctx context.Context, call *toolcall.Call) (*toolcall.Result, error) {
 	payload, err := call.InjectedPayload()
 	if err != nil {
 		return nil, err
@@ -49,12 +48,12 @@ func (e workspaceExecutor) Execute(ctx context.Context, call *runtime.ToolCall) 
 		if ctx.Err() != nil {
 			return nil, err
 		}
-		return &planner.ToolResult{Failure: &planner.ToolFailure{Code: "tool_error", Message: err.Error(), Recovery: planner.RecoveryReplan}}, nil
+		return &toolcall.Result{Failure: &toolcall.Failure{Code: toolcall.KindToolError, Message: err.Error(), Recovery: toolcall.RecoveryReplan}}, nil
 	}
 	if call.Spec.Bounds != nil {
-		return runtime.BoundedResult(call.Spec, out), nil
+		return toolcall.BoundsFromResult(call.Spec, out), nil
 	}
-	return &planner.ToolResult{Result: out}, nil
+	return &toolcall.Result{Result: out}, nil
 }
 
 // served is the MCP server on its loopback listener, and a second MCP
@@ -99,7 +98,7 @@ func serve(ctx context.Context, log *slog.Logger) (*served, error) {
 	if s.key, err = randomKey(); err != nil {
 		return nil, err
 	}
-	src, err := mcp.Toolsets([]runtime.ToolsetRegistration{{Name: decl.Name, Specs: specs, Executor: s.exec}}, nil)
+	src, err := mcp.Toolsets([]toolcall.Toolset{{Name: decl.Name, Specs: specs, Executor: s.exec}}, nil)
 	if err != nil {
 		return nil, err
 	}

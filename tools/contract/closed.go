@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 
-	"github.com/quiver-go/quiver/tools/internal/jsonobj"
+	"github.com/quiver-go/quiver/internal/jsonobj"
 )
 
 // A compiled payload refuses properties its declaration does not name,

@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/quiver-go/quiver/internal/jsonobj"
 	"github.com/quiver-go/quiver/tools"
-	"github.com/quiver-go/quiver/tools/internal/jsonobj"
 )
 
 // payloadSchema is an input schema split into what the model sees and the

@@ -25,8 +25,7 @@ import (
 	"syscall"
 
 	"github.com/quiver-go/quiver/mcp"
-	"github.com/quiver-go/quiver/planner"
-	"github.com/quiver-go/quiver/runtime"
+	"github.com/quiver-go/quiver/toolcall"
 	"github.com/quiver-go/quiver/tools"
 	"github.com/quiver-go/quiver/tools/contract"
 )
@@ -49,7 +48,7 @@ func serve(runsFile string) error {
 	if err := exec.write(false); err != nil {
 		return err
 	}
-	src, err := mcp.Toolsets([]runtime.ToolsetRegistration{{Name: "ops", Specs: specs, Executor: exec}},
+	src, err := mcp.Toolsets([]toolcall.Toolset{{Name: "ops", Specs: specs, Executor: exec}},
 		func(id tools.Ident) bool { return id != "ops.find" })
 	if err != nil {
 		return err
@@ -101,7 +100,7 @@ type counter struct {
 	runs map[tools.Ident]int
 }
 
-func (c *counter) Execute(_ context.Context, call *runtime.ToolCall) (*planner.ToolResult, error) {
+func (c *counter) Execute(_ context.Context, call *toolcall.Call) (*toolcall.Result, error) {
 	c.mu.Lock()
 	c.runs[call.Ident]++
 	c.mu.Unlock()
@@ -112,7 +111,7 @@ func (c *counter) Execute(_ context.Context, call *runtime.ToolCall) (*planner.T
 	if err != nil {
 		return nil, err
 	}
-	return &planner.ToolResult{Result: res}, nil
+	return &toolcall.Result{Result: res}, nil
 }
 
 // write replaces the runs file (when there is one) with the counts, so a

@@ -1,23 +1,22 @@
-package render_test
+package toolcall_test
 
 import (
 	"encoding/json"
 	"strings"
 	"testing"
 
-	"github.com/quiver-go/quiver/planner"
-	"github.com/quiver-go/quiver/runtime/render"
+	"github.com/quiver-go/quiver/toolcall"
 	"github.com/quiver-go/quiver/tools"
 )
 
 func TestProjectBounds(t *testing.T) {
 	total := 120
-	full := planner.Bounds{Returned: 2, Total: &total, Truncated: true, NextCursor: "c-2", RefinementHint: "filter by site"}
+	full := toolcall.Bounds{Returned: 2, Total: &total, Truncated: true, NextCursor: "c-2", RefinementHint: "filter by site"}
 	direct := &tools.BoundsSpec{Cursor: "cursor", NextCursor: "next_cursor"}
 	tests := []struct {
 		name   string
 		result string
-		bounds planner.Bounds
+		bounds toolcall.Bounds
 		spec   *tools.BoundsSpec
 		want   string
 	}{
@@ -28,12 +27,12 @@ func TestProjectBounds(t *testing.T) {
 		},
 		{
 			"cursor field name from the spec",
-			`{"devices":[]}`, planner.Bounds{Returned: 0, NextCursor: "c-9"}, &tools.BoundsSpec{Cursor: "page", NextCursor: "next_page"},
+			`{"devices":[]}`, toolcall.Bounds{Returned: 0, NextCursor: "c-9"}, &tools.BoundsSpec{Cursor: "page", NextCursor: "next_page"},
 			`{"devices":[],"returned":0,"truncated":false,"next_page":"c-9"}`,
 		},
 		{
 			"default cursor field name",
-			`{"devices":[]}`, planner.Bounds{NextCursor: "c-9"}, &tools.BoundsSpec{Cursor: "page"},
+			`{"devices":[]}`, toolcall.Bounds{NextCursor: "c-9"}, &tools.BoundsSpec{Cursor: "page"},
 			`{"devices":[],"returned":0,"truncated":false,"next_cursor":"c-9"}`,
 		},
 		{
@@ -48,33 +47,33 @@ func TestProjectBounds(t *testing.T) {
 		},
 		{
 			"nil spec",
-			`{"devices":["a"]}`, planner.Bounds{Returned: 1}, nil,
+			`{"devices":["a"]}`, toolcall.Bounds{Returned: 1}, nil,
 			`{"devices":["a"],"returned":1,"truncated":false}`,
 		},
 		{
 			"array result is wrapped",
-			`["a","b"]`, planner.Bounds{Returned: 2, Truncated: true}, direct,
+			`["a","b"]`, toolcall.Bounds{Returned: 2, Truncated: true}, direct,
 			`{"result":["a","b"],"returned":2,"truncated":true}`,
 		},
 		{
 			"scalar result is wrapped",
-			` "only" `, planner.Bounds{Returned: 1}, nil,
+			` "only" `, toolcall.Bounds{Returned: 1}, nil,
 			`{"result":"only","returned":1,"truncated":false}`,
 		},
 		{
 			"empty object",
-			`{}`, planner.Bounds{Returned: 0}, nil,
+			`{}`, toolcall.Bounds{Returned: 0}, nil,
 			`{"returned":0,"truncated":false}`,
 		},
 		{
 			"reported bounds replace colliding keys",
-			`{"returned":99,"items":[1],"truncated":false}`, planner.Bounds{Returned: 1, Truncated: true}, nil,
+			`{"returned":99,"items":[1],"truncated":false}`, toolcall.Bounds{Returned: 1, Truncated: true}, nil,
 			`{"items":[1],"returned":1,"truncated":true}`,
 		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := render.ProjectBounds(json.RawMessage(tt.result), tt.bounds, tt.spec)
+			got, err := toolcall.ProjectBounds(json.RawMessage(tt.result), tt.bounds, tt.spec)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -87,7 +86,7 @@ func TestProjectBounds(t *testing.T) {
 
 func TestProjectBoundsErrors(t *testing.T) {
 	for _, in := range []string{``, `  `, `{"a":`, `{"a":1}{}`} {
-		if _, err := render.ProjectBounds(json.RawMessage(in), planner.Bounds{}, nil); err == nil || !strings.HasPrefix(err.Error(), "render: project bounds: ") {
+		if _, err := toolcall.ProjectBounds(json.RawMessage(in), toolcall.Bounds{}, nil); err == nil || !strings.HasPrefix(err.Error(), "project bounds: ") {
 			t.Errorf("ProjectBounds(%q) error = %v", in, err)
 		}
 	}
