@@ -108,13 +108,13 @@ func resultCursorField(spec *tools.BoundsSpec) string {
 func BoundsFromResult(spec tools.ToolSpec, result json.RawMessage) *Result {
 	ms, err := jsonobj.Members(bytes.TrimSpace(result))
 	if err != nil {
-		return &Result{Failure: MissingBounds(spec.Name, "a result that is not an object with its bounds fields")}
+		return &Result{Failure: NotBoundedObject(spec.Name)}
 	}
 	var b Bounds
 	cursor := resultCursorField(spec.Bounds)
 	returned, _ := jsonobj.Get(ms, tools.BoundsFieldReturned)
 	if err := json.Unmarshal(returned, &b.Returned); err != nil {
-		return &Result{Failure: MissingBounds(spec.Name, fmt.Sprintf("no %q count in its result", tools.BoundsFieldReturned))}
+		return &Result{Failure: NoReturnedCount(spec.Name)}
 	}
 	if raw, ok := jsonobj.Get(ms, tools.BoundsFieldTruncated); ok {
 		_ = json.Unmarshal(raw, &b.Truncated)

@@ -73,14 +73,26 @@ func InvalidResult(err error) *Failure {
 		Message: "The tool returned a result that breaks its own contract: " + err.Error()}
 }
 
-// MissingBounds is the failure of a bounded tool that returned no bounds;
-// detail, when set, says which (BoundsFromResult).
-func MissingBounds(tool tools.Ident, detail string) *Failure {
-	if detail == "" {
-		detail = "no bounds"
-	}
+// MissingBounds is the failure of a bounded tool that returned no bounds.
+func MissingBounds(tool tools.Ident) *Failure {
+	return missingBounds(tool, "no bounds")
+}
+
+// NotBoundedObject is the failure of a bounded tool whose result, read
+// for its canonical bounds fields (BoundsFromResult), is not an object.
+func NotBoundedObject(tool tools.Ident) *Failure {
+	return missingBounds(tool, "a result that is not an object with its bounds fields")
+}
+
+// NoReturnedCount is the failure of a bounded tool whose result lacks the
+// canonical "returned" count.
+func NoReturnedCount(tool tools.Ident) *Failure {
+	return missingBounds(tool, fmt.Sprintf("no %q count in its result", tools.BoundsFieldReturned))
+}
+
+func missingBounds(tool tools.Ident, what string) *Failure {
 	return &Failure{Code: KindMissingBounds, Recovery: RecoveryReplan,
-		Message: fmt.Sprintf("Bounded tool %s returned %s.", tool, detail)}
+		Message: fmt.Sprintf("Bounded tool %s returned %s.", tool, what)}
 }
 
 // Unavailable is the failure of a call to a tool that is not available;

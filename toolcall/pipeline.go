@@ -174,7 +174,7 @@ func Shape(spec tools.ToolSpec, res *Result, opts Options) Outcome {
 	out.Raw = result
 	if spec.Bounds != nil {
 		if bounds == nil {
-			out.Failure = MissingBounds(spec.Name, "")
+			out.Failure = MissingBounds(spec.Name)
 			return out
 		}
 		projected, err := ProjectBounds(result, *bounds, ModelBounds(spec.Bounds, opts.PartnerCursorHeld))
