@@ -10,11 +10,11 @@ import (
 	"net"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/quiver-go/quiver/internal/catalogs"
+	"github.com/quiver-go/quiver/internal/syncbuf"
 	"github.com/quiver-go/quiver/registry"
 	"github.com/quiver-go/quiver/registry/bench"
 	gen "github.com/quiver-go/quiver/registry/gen/registry"
@@ -117,28 +117,9 @@ func workspaceExec(_ context.Context, call registry.Call) (json.RawMessage, erro
 	return json.Marshal(map[string]any{"tool": call.Tool, "payload": call.Payload})
 }
 
-// syncBuffer is a bytes.Buffer that a command may write while the test
-// reads it.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
 // server is a command that serves, running in the background.
 type serving struct {
-	stdout, stderr syncBuffer
+	stdout, stderr syncbuf.Buffer
 	cancel         context.CancelFunc
 	done           chan int
 	code           int

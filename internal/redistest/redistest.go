@@ -2,7 +2,6 @@ package redistest
 
 import (
 	"bufio"
-	"bytes"
 	"errors"
 	"fmt"
 	"net"
@@ -15,6 +14,8 @@ import (
 
 	"github.com/redis/go-redis/v9"
 	"github.com/redis/go-redis/v9/maintnotifications"
+
+	"github.com/quiver-go/quiver/internal/syncbuf"
 )
 
 // Options configure a server.
@@ -39,8 +40,8 @@ type Server struct {
 // process is one run of redis-server.
 type process struct {
 	cmd  *exec.Cmd
-	done chan struct{} // closed when the process has exited
-	log  *syncBuffer   // its standard output and error
+	done chan struct{}   // closed when the process has exited
+	log  *syncbuf.Buffer // its standard output and error
 }
 
 // startTimeout is how long a server may take to answer PING.
@@ -127,7 +128,7 @@ func (s *Server) start() error {
 	if s.opts.AOF {
 		args = append(args[:len(args)-1], "yes", "--appendfsync", "always")
 	}
-	p := &process{cmd: exec.Command(s.bin, args...), done: make(chan struct{}), log: &syncBuffer{}}
+	p := &process{cmd: exec.Command(s.bin, args...), done: make(chan struct{}), log: &syncbuf.Buffer{}}
 	p.cmd.Dir = s.dir
 	p.cmd.Stdout, p.cmd.Stderr = p.log, p.log
 	p.cmd.SysProcAttr = sysProcAttr()
@@ -193,22 +194,4 @@ func freePort() (int, error) {
 	}
 	defer l.Close()
 	return l.Addr().(*net.TCPAddr).Port, nil
-}
-
-// syncBuffer is a bytes.Buffer safe for concurrent use.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }
