@@ -7,7 +7,6 @@ import (
 	"errors"
 	"io"
 	"log/slog"
-	"net"
 	"slices"
 	"strings"
 	"testing"
@@ -168,18 +167,6 @@ func (s *serving) url(t *testing.T) string {
 	}
 	t.Fatalf("no registry line in the banner:\n%s", s.stdout.String())
 	return ""
-}
-
-// freeAddr returns a loopback address nothing listens on.
-func freeAddr(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
-	return addr
 }
 
 // decodeJSON decodes stdout into v.

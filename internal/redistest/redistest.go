@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net"
 	"os/exec"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -15,6 +14,7 @@ import (
 	"github.com/redis/go-redis/v9"
 	"github.com/redis/go-redis/v9/maintnotifications"
 
+	"github.com/quiver-go/quiver/internal/loopback"
 	"github.com/quiver-go/quiver/internal/syncbuf"
 )
 
@@ -61,11 +61,11 @@ func Start(t testing.TB, o Options) *Server {
 	// Another process may take the free port before redis-server binds
 	// it: try again on another one.
 	for attempt := 1; ; attempt++ {
-		port, err := freePort()
+		addr, err := loopback.FreeAddr()
 		if err != nil {
 			t.Fatalf("redistest: %v", err)
 		}
-		s.Addr = net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
+		s.Addr = addr
 		err = s.start()
 		if err == nil {
 			return s
@@ -184,14 +184,4 @@ func ping(addr string) bool {
 	}
 	line, err := bufio.NewReader(conn).ReadString('\n')
 	return err == nil && line == "+PONG\r\n"
-}
-
-// freePort returns a loopback port nobody listens on now.
-func freePort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, fmt.Errorf("find a free port: %w", err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
 }
