@@ -12,6 +12,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/quiver-go/quiver/internal/httpauth"
 	"github.com/quiver-go/quiver/mcp"
 	"github.com/quiver-go/quiver/toolcall"
 	"github.com/quiver-go/quiver/tools"
@@ -131,20 +132,6 @@ func newHTTP(t *testing.T, s *mcp.Server) *httptest.Server {
 	return hs
 }
 
-// bearer adds a credential to every request.
-type bearer struct {
-	key  string
-	next http.RoundTripper
-}
-
-func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
-	r = r.Clone(r.Context())
-	if b.key != "" {
-		r.Header.Set("Authorization", "Bearer "+b.key)
-	}
-	return b.next.RoundTrip(r)
-}
-
 // client is a Go SDK client session and the list_changed notifications it
 // received.
 type client struct {
@@ -159,7 +146,7 @@ func (e *env) connect(key string) (*client, error) {
 		ToolListChangedHandler: func(context.Context, *sdk.ToolListChangedRequest) { c.changes.Add(1) },
 	})
 	cs, err := sc.Connect(context.Background(), &sdk.StreamableClientTransport{
-		Endpoint: e.http.URL, HTTPClient: &http.Client{Transport: bearer{key: key, next: http.DefaultTransport}},
+		Endpoint: e.http.URL, HTTPClient: &http.Client{Transport: httpauth.BearerTransport{Key: key}},
 	}, nil)
 	if err != nil {
 		return nil, err

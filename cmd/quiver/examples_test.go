@@ -1,12 +1,14 @@
 package main
 
 import (
-	"github.com/quiver-go/quiver/internal/redistest"
 	"net"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/spf13/cobra"
+
+	"github.com/quiver-go/quiver/internal/redistest"
 )
 
 // commands returns cmd and every command under it, depth first.
@@ -113,8 +115,8 @@ func TestHelpExamplesRun(t *testing.T) {
 }
 
 // serveExample runs a serving command's example until it serves, then
-// stops it. An example whose address is taken on this machine (a registry
-// running on the default port) is skipped.
+// stops it. An example whose address is taken on this machine (something
+// answers there: a registry running on the default port) is skipped.
 func serveExample(t *testing.T, addr string, args []string) result {
 	t.Helper()
 	for i, a := range args {
@@ -122,11 +124,10 @@ func serveExample(t *testing.T, addr string, args []string) result {
 			addr = args[i+1]
 		}
 	}
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		t.Skipf("%s is taken on this machine: %v", addr, err)
+	if conn, err := net.DialTimeout("tcp", addr, time.Second); err == nil {
+		conn.Close()
+		t.Skipf("%s is taken on this machine: something answers there", addr)
 	}
-	ln.Close()
 	return startServing(t, args...).stop()
 }
 

@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/quiver-go/quiver/internal/registrytest"
 )
 
 // result is what one in-process run of the command produced.
@@ -192,7 +194,7 @@ func TestErrorsDoNotRepeatTheirPrefixes(t *testing.T) {
 		{"catalog", "tokens", "--catalog", "testdata/missing.json"},
 		{"registry", "call", "a.b", "--payload", "@testdata/missing.json"},
 		{"registry", "serve", "--addr", "127.0.0.1:0", "--keys", "testdata/missing.json"},
-		{"registry", "ls", "--registry", "http://" + freeAddr(t)},
+		{"registry", "ls", "--registry", "http://" + registrytest.FreeAddr(t)},
 	} {
 		r := quiver(t, args...)
 		if r.code == exitOK {

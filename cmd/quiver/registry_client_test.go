@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/quiver-go/quiver/internal/registrytest"
 )
 
 func TestRegistryLs(t *testing.T) {
@@ -206,7 +208,7 @@ func TestRegistryCallFailures(t *testing.T) {
 // TestRegistryNotRunning: a registry that does not answer is named, with
 // how to start one.
 func TestRegistryNotRunning(t *testing.T) {
-	url := "http://" + freeAddr(t)
+	url := "http://" + registrytest.FreeAddr(t)
 	for _, args := range [][]string{
 		{"registry", "ls"},
 		{"registry", "search", "x"},
@@ -228,7 +230,7 @@ func TestRegistryFlagsFromEnvironment(t *testing.T) {
 	r := startRegistry(t)
 	t.Setenv(envRegistryURL, r.URL)
 	quiver(t, "registry", "ls").mustSucceed(t)
-	t.Setenv(envRegistryURL, "http://"+freeAddr(t))
+	t.Setenv(envRegistryURL, "http://"+registrytest.FreeAddr(t))
 	quiver(t, "registry", "ls", "--registry", r.URL).mustSucceed(t)
 	t.Setenv(envRegistryKey, "has space")
 	out := quiver(t, "registry", "ls", "--registry", r.URL)

@@ -7,14 +7,13 @@ import (
 	"errors"
 	"io"
 	"log/slog"
-	"net"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/quiver-go/quiver/internal/catalogs"
+	"github.com/quiver-go/quiver/internal/syncbuf"
 	"github.com/quiver-go/quiver/registry"
 	"github.com/quiver-go/quiver/registry/bench"
 	gen "github.com/quiver-go/quiver/registry/gen/registry"
@@ -117,28 +116,9 @@ func workspaceExec(_ context.Context, call registry.Call) (json.RawMessage, erro
 	return json.Marshal(map[string]any{"tool": call.Tool, "payload": call.Payload})
 }
 
-// syncBuffer is a bytes.Buffer that a command may write while the test
-// reads it.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
 // server is a command that serves, running in the background.
 type serving struct {
-	stdout, stderr syncBuffer
+	stdout, stderr syncbuf.Buffer
 	cancel         context.CancelFunc
 	done           chan int
 	code           int
@@ -187,18 +167,6 @@ func (s *serving) url(t *testing.T) string {
 	}
 	t.Fatalf("no registry line in the banner:\n%s", s.stdout.String())
 	return ""
-}
-
-// freeAddr returns a loopback address nothing listens on.
-func freeAddr(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
-	return addr
 }
 
 // decodeJSON decodes stdout into v.

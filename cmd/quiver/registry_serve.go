@@ -17,6 +17,7 @@ import (
 
 	"github.com/quiver-go/quiver/internal/boundedinput"
 	"github.com/quiver-go/quiver/internal/httpguard"
+	"github.com/quiver-go/quiver/registry/node"
 	"github.com/quiver-go/quiver/registry/server"
 	"github.com/quiver-go/quiver/registry/stores"
 )
@@ -174,42 +175,36 @@ func runServe(ctx context.Context, stdout, stderr io.Writer, opts serveOptions, 
 		return fmt.Errorf("--addr %s listens on %s, not on loopback, and there is no --keys: pass --keys FILE", opts.addr, ln.Addr())
 	}
 
-	node, err := stores.Open(ctx, opts.store.config(dir))
+	tlsConfig, err := opts.tls.config()
 	if err != nil {
 		return err
 	}
-	closed := false
-	defer func() {
-		if closed {
-			return
-		}
-		if cerr := node.Close(); cerr != nil && err == nil {
-			err = cerr
-		}
-	}()
 	log := slog.New(slog.NewTextHandler(stderr, nil))
-	svc, err := server.New(ctx, server.Config{
-		Store: node.Store, Bus: node.Bus, Keys: keys, Logger: log,
-		MaxBodyBytes: maxBody, LeaseTTL: opts.leaseTTL, Retention: opts.retention,
-		ResultRetention: opts.resultRetention, ForgetPayloads: opts.forgetPayloads,
+	n, err := node.Start(ctx, node.Config{
+		Store: opts.store.config(dir),
+		Server: server.Config{
+			Keys: keys, Logger: log,
+			MaxBodyBytes: maxBody, LeaseTTL: opts.leaseTTL, Retention: opts.retention,
+			ResultRetention: opts.resultRetention, ForgetPayloads: opts.forgetPayloads,
+		},
+		Listener:        ln,
+		TLS:             tlsConfig,
+		ShutdownTimeout: shutdownTimeout,
 	})
 	if err != nil {
 		return err
 	}
-	defer svc.Close()
-	hs := server.HTTPServer(svc.Handler(), log)
-	if err := opts.tls.configure(hs); err != nil {
-		return err
-	}
+	// Close is idempotent: this one stops the node when serving fails.
+	defer n.Close()
 
-	url := opts.tls.scheme() + "://" + ln.Addr().String()
+	url := n.URL
 	access := "open (loopback only, no --keys)"
 	if keys != nil {
 		access = opts.keys
 	}
 	fmt.Fprintf(stdout, "registry  %s\n", url)
 	fmt.Fprintf(stdout, "openapi   %s/openapi.json\n", url)
-	fmt.Fprintf(stdout, "store     %s\n", node.Describe)
+	fmt.Fprintf(stdout, "store     %s\n", n.Describe)
 	if dir != "" {
 		fmt.Fprintf(stdout, "data      %s\n", dir)
 	}
@@ -226,31 +221,22 @@ func runServe(ctx context.Context, stdout, stderr io.Writer, opts serveOptions, 
 		fmt.Fprintf(stdout, "Serving until Ctrl-C (SIGINT) or SIGTERM.\n")
 	}
 
-	served := make(chan error, 1)
-	go func() { served <- opts.tls.serve(hs, ln) }()
 	sctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 wait:
 	for {
 		select {
-		case err := <-served:
+		case err := <-n.Failed():
 			return fmt.Errorf("serve on %s: %w", url, err)
 		case <-hup:
-			reloadKeys(svc, opts.keys, log)
+			reloadKeys(n.Service, opts.keys, log)
 		case <-sctx.Done():
 			break wait
 		}
 	}
 	// The service first: waiting consumers are answered, provider
-	// streams end, so that no request holds the shutdown back.
-	svc.Close()
-	sdctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
-	defer cancel()
-	if err := hs.Shutdown(sdctx); err != nil {
-		_ = hs.Close()
-	}
-	closed = true
-	if err := node.Close(); err != nil {
+	// streams end, so that no request holds the shutdown back (Close).
+	if err := n.Close(); err != nil {
 		return err
 	}
 	fmt.Fprintln(stdout, "Registry stopped.")

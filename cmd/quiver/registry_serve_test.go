@@ -4,7 +4,6 @@ import (
 	"context"
 	"io"
 	"log/slog"
-	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -12,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/quiver-go/quiver/internal/loopback"
 	"github.com/quiver-go/quiver/registry"
 	"github.com/quiver-go/quiver/registry/bench"
 )
@@ -126,7 +126,7 @@ func TestServeWithKeys(t *testing.T) {
 // TestServeFailures: a taken port, a data folder another registry holds and
 // an unreadable keys file fail with exit 1 and say what to do.
 func TestServeFailures(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	ln, err := loopback.Listen()
 	if err != nil {
 		t.Fatal(err)
 	}

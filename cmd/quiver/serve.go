@@ -17,6 +17,7 @@ import (
 
 	"github.com/quiver-go/quiver/mcp"
 	"github.com/quiver-go/quiver/registry"
+	"github.com/quiver-go/quiver/registry/node"
 	"github.com/quiver-go/quiver/registry/server"
 	"github.com/quiver-go/quiver/registry/stores"
 	"github.com/quiver-go/quiver/tools"
@@ -233,29 +234,19 @@ type embeddedRegistry struct {
 	url                string
 	keys               *registryKeys
 	provider, consumer *registry.Client
-	svc                *server.Service
-	http               *http.Server
-	node               *stores.Node
+	node               *node.Node
 }
 
 func startEmbeddedRegistry(ctx context.Context, dir string, keys *registryKeys, log *slog.Logger) (*embeddedRegistry, error) {
-	node, err := stores.Open(ctx, stores.Config{Kind: stores.Embedded, Dir: dir})
+	n, err := node.Start(ctx, node.Config{
+		Store:           stores.Config{Kind: stores.Embedded, Dir: dir},
+		Server:          server.Config{Keys: keys.keys, Logger: log},
+		ShutdownTimeout: shutdownTimeout,
+	})
 	if err != nil {
 		return nil, err
 	}
-	svc, err := server.New(ctx, server.Config{Store: node.Store, Bus: node.Bus, Keys: keys.keys, Logger: log})
-	if err != nil {
-		node.Close()
-		return nil, err
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		svc.Close()
-		node.Close()
-		return nil, err
-	}
-	r := &embeddedRegistry{url: "http://" + ln.Addr().String(), keys: keys, svc: svc, node: node, http: server.HTTPServer(svc.Handler(), log)}
-	go func() { _ = r.http.Serve(ln) }()
+	r := &embeddedRegistry{url: n.URL, keys: keys, node: n}
 	if r.provider, err = registry.NewClient(r.url, registry.WithAPIKey(keys.provider)); err == nil {
 		r.consumer, err = registry.NewClient(r.url, registry.WithAPIKey(keys.consumer))
 	}
@@ -268,12 +259,4 @@ func startEmbeddedRegistry(ctx context.Context, dir string, keys *registryKeys, 
 
 // close stops the registry: waiting calls answered, streams ended, store
 // closed.
-func (r *embeddedRegistry) close() {
-	r.svc.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
-	defer cancel()
-	if err := r.http.Shutdown(ctx); err != nil {
-		_ = r.http.Close()
-	}
-	_ = r.node.Close()
-}
+func (r *embeddedRegistry) close() { _ = r.node.Close() }

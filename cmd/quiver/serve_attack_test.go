@@ -21,6 +21,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/quiver-go/quiver/internal/syncbuf"
 	"github.com/quiver-go/quiver/registry/server"
 	"github.com/quiver-go/quiver/tools/contract"
 )
@@ -225,7 +226,7 @@ func attackServe(t *testing.T, bin, keysFile, mcpKey string) {
 // quiverProcess is a quiver binary running as a subprocess.
 type quiverProcess struct {
 	cmd            *exec.Cmd
-	stdout, stderr syncBuffer
+	stdout, stderr syncbuf.Buffer
 	exited         chan struct{}
 	code           int
 	stopped        bool

@@ -14,6 +14,8 @@ import (
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/quiver-go/quiver/internal/httpauth"
 )
 
 // mcpSession connects a Go SDK client to url (with key as its bearer
@@ -38,19 +40,10 @@ func connectMCP(t *testing.T, transport sdk.Transport) *mcpSession {
 	return s
 }
 
-// keyed adds a bearer credential to each request.
-type keyed struct{ key string }
-
-func (k keyed) RoundTrip(r *http.Request) (*http.Response, error) {
-	r = r.Clone(r.Context())
-	r.Header.Set("Authorization", "Bearer "+k.key)
-	return http.DefaultTransport.RoundTrip(r)
-}
-
 func httpTransport(url, key string) sdk.Transport {
 	t := &sdk.StreamableClientTransport{Endpoint: url}
 	if key != "" {
-		t.HTTPClient = &http.Client{Transport: keyed{key}}
+		t.HTTPClient = &http.Client{Transport: httpauth.BearerTransport{Key: key}}
 	}
 	return t
 }

@@ -53,18 +53,25 @@ func (f *tlsFlags) scheme() string {
 	return "http"
 }
 
-// configure loads the certificate into hs, so that a bad file fails
-// before the banner, not at the first connection.
-func (f *tlsFlags) configure(hs *http.Server) error {
+// config loads the certificate, so that a bad file fails before the
+// banner, not at the first connection: nil when the flags serve plain
+// HTTP.
+func (f *tlsFlags) config() (*tls.Config, error) {
 	if !f.enabled() {
-		return nil
+		return nil, nil
 	}
 	pair, err := tls.LoadX509KeyPair(f.cert, f.key)
 	if err != nil {
-		return fmt.Errorf("--tls-cert %s, --tls-key %s: %w", f.cert, f.key, err)
+		return nil, fmt.Errorf("--tls-cert %s, --tls-key %s: %w", f.cert, f.key, err)
 	}
-	hs.TLSConfig = &tls.Config{Certificates: []tls.Certificate{pair}, MinVersion: tls.VersionTLS12}
-	return nil
+	return &tls.Config{Certificates: []tls.Certificate{pair}, MinVersion: tls.VersionTLS12}, nil
+}
+
+// configure loads the certificate into hs (see config).
+func (f *tlsFlags) configure(hs *http.Server) error {
+	c, err := f.config()
+	hs.TLSConfig = c
+	return err
 }
 
 // serve serves hs on ln, over TLS when the flags ask.

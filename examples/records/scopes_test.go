@@ -466,6 +466,7 @@ import (
 
 	"github.com/quiver-go/quiver/examples/records/gen/agents/workspace/assistant"
 	"github.com/quiver-go/quiver/examples/records/gen/toolsets/workspace"
+	"github.com/quiver-go/quiver/internal/httpauth"
 	"github.com/quiver-go/quiver/mcp"
 	"github.com/quiver-go/quiver/toolcall"
 	"github.com/quiver-go/quiver/tools"
@@ -554,7 +555,7 @@ func list(ctx context.Context, url, key string) ([]string, error) {
 	c := sdk.NewClient(&sdk.Implementation{Name: "scopes", Version: "1"}, nil)
 	cs, err := c.Connect(ctx, &sdk.StreamableClientTransport{
 		Endpoint:   url,
-		HTTPClient: &http.Client{Transport: bearer{key: key}},
+		HTTPClient: &http.Client{Transport: httpauth.BearerTransport{Key: key}},
 	}, nil)
 	if err != nil {
 		return nil, err
@@ -569,14 +570,5 @@ func list(ctx context.Context, url, key string) ([]string, error) {
 	}
 	slices.Sort(names)
 	return names, nil
-}
-
-// bearer adds the credential to every request.
-type bearer struct{ key string }
-
-func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
-	r = r.Clone(r.Context())
-	r.Header.Set("Authorization", "Bearer "+b.key)
-	return http.DefaultTransport.RoundTrip(r)
 }
 `

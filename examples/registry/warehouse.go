@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
-	"net/http"
 	"os"
 	"sync"
 	"time"
@@ -17,6 +15,7 @@ import (
 	"github.com/quiver-go/quiver/examples/registry/gen/toolsets/inventory"
 	"github.com/quiver-go/quiver/examples/registry/gen/toolsets/shipping"
 	"github.com/quiver-go/quiver/registry"
+	"github.com/quiver-go/quiver/registry/node"
 	"github.com/quiver-go/quiver/registry/server"
 	"github.com/quiver-go/quiver/registry/stores"
 	"github.com/quiver-go/quiver/tools"
@@ -26,9 +25,7 @@ import (
 // loopback port with its embedded store in a temporary folder.
 type company struct {
 	client *registry.Client
-	svc    *server.Service
-	http   *http.Server
-	node   *stores.Node
+	node   *node.Node
 	dir    string
 }
 
@@ -38,30 +35,19 @@ func startRegistry(ctx context.Context) (*company, error) {
 		return nil, err
 	}
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
-	node, err := stores.Open(ctx, stores.Config{Kind: stores.Embedded, Dir: dir})
+	n, err := node.Start(ctx, node.Config{
+		Store:  stores.Config{Kind: stores.Embedded, Dir: dir},
+		Server: server.Config{Logger: quiet},
+	})
 	if err != nil {
 		os.RemoveAll(dir)
 		return nil, err
 	}
-	svc, err := server.New(ctx, server.Config{Store: node.Store, Bus: node.Bus, Logger: quiet})
-	if err != nil {
-		node.Close()
-		os.RemoveAll(dir)
-		return nil, err
-	}
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		svc.Close()
-		node.Close()
-		os.RemoveAll(dir)
-		return nil, err
-	}
-	c := &company{svc: svc, node: node, dir: dir, http: server.HTTPServer(svc.Handler(), quiet)}
-	go func() { _ = c.http.Serve(l) }()
+	c := &company{node: n, dir: dir}
 	// The generated client carries the design's settings (timeout, retry,
 	// cache TTL); WithBaseURL points it at this process's registry instead
 	// of the design's URL.
-	c.client, err = corp.NewClient(registry.WithBaseURL("http://" + l.Addr().String()))
+	c.client, err = corp.NewClient(registry.WithBaseURL(n.URL))
 	if err != nil {
 		c.close()
 		return nil, err
@@ -69,10 +55,9 @@ func startRegistry(ctx context.Context) (*company, error) {
 	return c, nil
 }
 
+// close stops the registry and removes its data folder.
 func (c *company) close() {
-	c.svc.Close()
-	_ = c.http.Close()
-	c.node.Close()
+	_ = c.node.Close()
 	os.RemoveAll(c.dir)
 }
 

@@ -2,12 +2,10 @@ package redistest
 
 import (
 	"bufio"
-	"bytes"
 	"errors"
 	"fmt"
 	"net"
 	"os/exec"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -15,6 +13,9 @@ import (
 
 	"github.com/redis/go-redis/v9"
 	"github.com/redis/go-redis/v9/maintnotifications"
+
+	"github.com/quiver-go/quiver/internal/loopback"
+	"github.com/quiver-go/quiver/internal/syncbuf"
 )
 
 // Options configure a server.
@@ -39,8 +40,8 @@ type Server struct {
 // process is one run of redis-server.
 type process struct {
 	cmd  *exec.Cmd
-	done chan struct{} // closed when the process has exited
-	log  *syncBuffer   // its standard output and error
+	done chan struct{}   // closed when the process has exited
+	log  *syncbuf.Buffer // its standard output and error
 }
 
 // startTimeout is how long a server may take to answer PING.
@@ -60,11 +61,11 @@ func Start(t testing.TB, o Options) *Server {
 	// Another process may take the free port before redis-server binds
 	// it: try again on another one.
 	for attempt := 1; ; attempt++ {
-		port, err := freePort()
+		addr, err := loopback.FreeAddr()
 		if err != nil {
 			t.Fatalf("redistest: %v", err)
 		}
-		s.Addr = net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
+		s.Addr = addr
 		err = s.start()
 		if err == nil {
 			return s
@@ -127,7 +128,7 @@ func (s *Server) start() error {
 	if s.opts.AOF {
 		args = append(args[:len(args)-1], "yes", "--appendfsync", "always")
 	}
-	p := &process{cmd: exec.Command(s.bin, args...), done: make(chan struct{}), log: &syncBuffer{}}
+	p := &process{cmd: exec.Command(s.bin, args...), done: make(chan struct{}), log: &syncbuf.Buffer{}}
 	p.cmd.Dir = s.dir
 	p.cmd.Stdout, p.cmd.Stderr = p.log, p.log
 	p.cmd.SysProcAttr = sysProcAttr()
@@ -183,32 +184,4 @@ func ping(addr string) bool {
 	}
 	line, err := bufio.NewReader(conn).ReadString('\n')
 	return err == nil && line == "+PONG\r\n"
-}
-
-// freePort returns a loopback port nobody listens on now.
-func freePort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, fmt.Errorf("find a free port: %w", err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
-}
-
-// syncBuffer is a bytes.Buffer safe for concurrent use.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }

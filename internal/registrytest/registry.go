@@ -4,26 +4,25 @@ import (
 	"context"
 	"io"
 	"log/slog"
-	"net"
-	"net/http/httptest"
 	"testing"
 	"time"
 
 	"github.com/quiver-go/quiver/registry"
+	"github.com/quiver-go/quiver/registry/node"
 	"github.com/quiver-go/quiver/registry/server"
 	"github.com/quiver-go/quiver/registry/store"
 	"github.com/quiver-go/quiver/registry/stores"
 )
 
-// Registry is a registry server running in the test's process.
+// Registry is a registry node (registry/node) running in the test's
+// process.
 type Registry struct {
 	URL     string
 	Service *server.Service
 	Store   store.Store
-	bus     server.Bus
 	Dir     string
 	Addr    string
-	http    *httptest.Server
+	node    *node.Node
 	opts    Options
 }
 
@@ -42,8 +41,8 @@ func (r *Registry) Restart(t testing.TB) *Registry {
 type Options struct {
 	// Dir is the data folder; a new temporary one when empty.
 	Dir string
-	// Addr is the loopback address to listen on ("127.0.0.1:0" picks a
-	// port); a restarted registry listens where the old one did.
+	// Addr is the loopback address to listen on; empty picks a free port.
+	// A restarted registry listens where the old one did.
 	Addr string
 	// RedisURL, when set, runs the node on the Redis store and bus there
 	// (Dir is then unused); nodes with the same RedisURL and Prefix share
@@ -80,57 +79,33 @@ func Start(t testing.TB, o Options) *Registry {
 	if o.LeaseTTL == 0 {
 		o.LeaseTTL = 2 * time.Second
 	}
-	st, bus, err := open(o)
-	if err != nil {
-		t.Fatal(err)
+	sc := stores.Config{Kind: stores.Embedded, Dir: o.Dir}
+	if o.RedisURL != "" {
+		sc = stores.Config{Kind: stores.Redis, RedisURL: o.RedisURL, Prefix: o.Prefix}
 	}
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	svc, err := server.New(context.Background(), server.Config{
-		Store: st, Bus: bus, Keys: o.Keys, Logger: log,
-		LeaseTTL: o.LeaseTTL, MaxBodyBytes: o.MaxBodyBytes, MaxPayloadBytes: o.MaxPayloadBytes, MaxQueue: o.MaxQueue,
-		PublishedGrace: o.PublishedGrace, PingInterval: o.PingInterval,
-		BodyTimeout: o.BodyTimeout, MaxReadingBodies: o.MaxReadingBodies, AuditLog: o.AuditLog,
-		ResultRetention: o.ResultRetention, ForgetPayloads: o.ForgetPayloads,
+	n, err := node.Start(context.Background(), node.Config{
+		Store: sc,
+		Server: server.Config{
+			Keys: o.Keys, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+			LeaseTTL: o.LeaseTTL, MaxBodyBytes: o.MaxBodyBytes, MaxPayloadBytes: o.MaxPayloadBytes, MaxQueue: o.MaxQueue,
+			PublishedGrace: o.PublishedGrace, PingInterval: o.PingInterval,
+			BodyTimeout: o.BodyTimeout, MaxReadingBodies: o.MaxReadingBodies, AuditLog: o.AuditLog,
+			ResultRetention: o.ResultRetention, ForgetPayloads: o.ForgetPayloads,
+		},
+		Addr: o.Addr,
 	})
 	if err != nil {
-		st.Close()
-		if bus != nil {
-			bus.Close()
-		}
 		t.Fatal(err)
 	}
-	hs := httptest.NewUnstartedServer(svc.Handler())
-	hs.Config = server.HTTPServer(svc.Handler(), log)
-	if o.Addr != "" {
-		l, err := net.Listen("tcp", o.Addr)
-		if err != nil {
-			svc.Close()
-			st.Close()
-			t.Fatal(err)
-		}
-		hs.Listener.Close()
-		hs.Listener = l
-	}
-	hs.Start()
-	r := &Registry{URL: hs.URL, Addr: hs.Listener.Addr().String(), Service: svc, Store: st, bus: bus, Dir: o.Dir, http: hs, opts: o}
+	r := &Registry{URL: n.URL, Addr: n.Addr, Service: n.Service, Store: n.Store, Dir: o.Dir, node: n, opts: o}
 	t.Cleanup(r.Close)
 	return r
 }
 
-// Close stops the server and closes its store (idempotent).
-func (r *Registry) Close() {
-	if r.http == nil {
-		return
-	}
-	r.http.CloseClientConnections()
-	r.Service.Close()
-	r.http.Close()
-	r.Store.Close()
-	if r.bus != nil {
-		r.bus.Close()
-	}
-	r.http = nil
-}
+// Close stops the registry as a crash would for its clients — every
+// connection cut at once (node.Node.Abort) — and closes its store
+// (idempotent).
+func (r *Registry) Close() { _ = r.node.Abort() }
 
 // Client returns a client of r sending key.
 func (r *Registry) Client(t testing.TB, key string) *registry.Client {
@@ -168,18 +143,4 @@ func Serve(t testing.TB, c *registry.Client, reg registry.Registration, exec reg
 	}
 	t.Cleanup(func() { _ = stop() })
 	return stop
-}
-
-// open opens the node's store and bus: Redis when o.RedisURL is set, the
-// embedded store in o.Dir (and the server's local bus) otherwise.
-func open(o Options) (store.Store, server.Bus, error) {
-	c := stores.Config{Kind: stores.Embedded, Dir: o.Dir}
-	if o.RedisURL != "" {
-		c = stores.Config{Kind: stores.Redis, RedisURL: o.RedisURL, Prefix: o.Prefix}
-	}
-	n, err := stores.Open(context.Background(), c)
-	if err != nil {
-		return nil, nil, err
-	}
-	return n.Store, n.Bus, nil
 }

@@ -13,6 +13,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/quiver-go/quiver/internal/httpauth"
 	"github.com/quiver-go/quiver/tools"
 )
 
@@ -133,7 +134,7 @@ func Run(ctx context.Context, c Config) (rep *Report, err error) {
 			err = serr
 		}
 	}()
-	hc := &http.Client{Transport: bearer{key: s.key, next: transport}}
+	hc := &http.Client{Transport: httpauth.BearerTransport{Key: s.key, Base: transport}}
 	p, err := newPeer(s)
 	if err != nil {
 		return nil, err

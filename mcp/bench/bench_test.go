@@ -10,6 +10,8 @@ import (
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/quiver-go/quiver/internal/httpauth"
 )
 
 func TestRunMeasuresEveryKindWithoutErrors(t *testing.T) {
@@ -131,7 +133,7 @@ func TestFailuresAreClassified(t *testing.T) {
 			t.Error(err)
 		}
 	})
-	cs, err := connectHTTP(ctx, s.url, &http.Client{Transport: bearer{key: s.key, next: transport}})
+	cs, err := connectHTTP(ctx, s.url, &http.Client{Transport: httpauth.BearerTransport{Key: s.key, Base: transport}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"log/slog"
-	"net"
 	"net/http"
 	"sync"
 	"time"
@@ -14,6 +13,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/quiver-go/quiver/internal/catalogs"
+	"github.com/quiver-go/quiver/internal/loopback"
 	"github.com/quiver-go/quiver/internal/workspacedemo"
 	"github.com/quiver-go/quiver/mcp"
 	"github.com/quiver-go/quiver/registry"
@@ -125,7 +125,7 @@ func serve(ctx context.Context, log *slog.Logger) (*served, error) {
 			return nil, fmt.Errorf("bench: the MCP server's catalog: %w", err)
 		}
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	ln, err := loopback.Listen()
 	if err != nil {
 		closeBoth()
 		return nil, fmt.Errorf("bench: listen: %w", err)

@@ -102,19 +102,6 @@ func (c *client) fail(err error) error {
 	return re
 }
 
-// bearer adds the credential to every request.
-type bearer struct {
-	key  string
-	next http.RoundTripper
-}
-
-// RoundTrip implements http.RoundTripper.
-func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
-	r = r.Clone(r.Context())
-	r.Header.Set("Authorization", "Bearer "+b.key)
-	return b.next.RoundTrip(r)
-}
-
 // newClient returns the SDK client a session connects with.
 func newClient() *sdk.Client {
 	return sdk.NewClient(&sdk.Implementation{Name: "quiver-bench", Version: "1"}, nil)

@@ -9,13 +9,13 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
 	"net/http"
 	"os"
 	"strconv"
 	"sync/atomic"
 	"time"
 
+	"github.com/quiver-go/quiver/internal/loopback"
 	"github.com/quiver-go/quiver/registry"
 	gen "github.com/quiver-go/quiver/registry/gen/registry"
 	"github.com/quiver-go/quiver/registry/server"
@@ -252,7 +252,7 @@ func Run(ctx context.Context, o Options) (res *Result, err error) {
 
 // serveHTTP serves h on a free loopback port until stop is called.
 func serveHTTP(h http.Handler, log *slog.Logger) (url string, stop func(), err error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	ln, err := loopback.Listen()
 	if err != nil {
 		return "", nil, fmt.Errorf("bench: listen: %w", err)
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/quiver-go/quiver/registry/node"
 	"github.com/quiver-go/quiver/registry/server"
 	"github.com/quiver-go/quiver/registry/stores"
 )
@@ -19,7 +20,7 @@ type nodes struct {
 	stops    []func() error
 }
 
-// startNodes starts o.Nodes registry nodes on o's store, each on a
+// startNodes starts o.Nodes registry nodes on o's store, each on a free
 // loopback port. On Redis the run's keys go under a prefix of its own.
 func startNodes(ctx context.Context, o Options, runPrefix string) (_ *nodes, err error) {
 	ns := &nodes{}
@@ -34,24 +35,13 @@ func startNodes(ctx context.Context, o Options, runPrefix string) (_ *nodes, err
 		ns.stops = append(ns.stops, func() error { return deleteKeys(o.RedisURL, cfg.Prefix) })
 	}
 	for range o.Nodes {
-		node, err := stores.Open(ctx, cfg)
+		n, err := node.Start(ctx, node.Config{Store: cfg, Server: server.Config{Logger: o.Logger}})
 		if err != nil {
 			return nil, err
 		}
-		ns.stops = append(ns.stops, node.Close)
-		ns.file, ns.describe = node.File, node.Describe
-		svc, err := server.New(ctx, server.Config{Store: node.Store, Bus: node.Bus, Logger: o.Logger})
-		if err != nil {
-			return nil, err
-		}
-		url, stop, err := serveHTTP(svc.Handler(), o.Logger)
-		if err != nil {
-			svc.Close()
-			return nil, err
-		}
-		// Stopped in reverse: the HTTP server, the service, then the store.
-		ns.stops = append(ns.stops, func() error { svc.Close(); return nil }, func() error { stop(); return nil })
-		ns.urls = append(ns.urls, url)
+		ns.stops = append(ns.stops, n.Close)
+		ns.file, ns.describe = n.File, n.Describe
+		ns.urls = append(ns.urls, n.URL)
 	}
 	return ns, nil
 }

@@ -7,11 +7,10 @@ import (
 
 	"github.com/quiver-go/quiver/internal/redistest"
 	"github.com/quiver-go/quiver/internal/registrytest"
-	"github.com/quiver-go/quiver/registry/server"
-	"github.com/quiver-go/quiver/registry/server/redisbus"
 	"github.com/quiver-go/quiver/registry/store"
 	"github.com/quiver-go/quiver/registry/store/boltstore"
 	"github.com/quiver-go/quiver/registry/store/redisstore"
+	"github.com/quiver-go/quiver/registry/stores"
 )
 
 // The kinds of store a registry of these tests runs on.
@@ -102,24 +101,14 @@ func (b *backend) start(t *testing.T, o registrytest.Options) *registrytest.Regi
 	return registrytest.Start(t, o)
 }
 
-// open opens a node's store and bus: the embedded store in dir and no bus
-// (the server's local one) for bolt; the Redis store and bus for redis.
-func (b *backend) open(dir string) (store.Store, server.Bus, error) {
+// stores says which store a node of the backend opens: the embedded store
+// in dir (with the server's local bus) for bolt; the Redis store and bus
+// for redis.
+func (b *backend) stores(dir string) stores.Config {
 	if b.kind != redisKind {
-		st, err := boltstore.Open(filepath.Join(dir, "registry.db"))
-		return st, nil, err
+		return stores.Config{Kind: stores.Embedded, Dir: dir}
 	}
-	ctx := context.Background()
-	st, err := redisstore.Open(ctx, b.url(), redisstore.WithPrefix(b.prefix))
-	if err != nil {
-		return nil, nil, err
-	}
-	bus, err := redisbus.New(ctx, b.url(), redisbus.WithPrefix(b.prefix))
-	if err != nil {
-		st.Close()
-		return nil, nil, err
-	}
-	return st, bus, nil
+	return stores.Config{Kind: stores.Redis, RedisURL: b.url(), Prefix: b.prefix}
 }
 
 // readStore opens the backend's store to read the records a registry left

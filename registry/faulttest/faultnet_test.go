@@ -6,13 +6,14 @@ import (
 	"io"
 	"log/slog"
 	"net"
-	"net/http/httptest"
 	"regexp"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/quiver-go/quiver/internal/loopback"
+	"github.com/quiver-go/quiver/registry/node"
 	"github.com/quiver-go/quiver/registry/server"
 	"github.com/quiver-go/quiver/registry/store"
 )
@@ -24,7 +25,6 @@ type faultRegistry struct {
 	Service *server.Service
 	Store   store.Store
 	Net     *faultListener
-	http    *httptest.Server
 	stop    func()
 }
 
@@ -47,41 +47,29 @@ func startFaultRegistryOn(t *testing.T, b *backend, leaseTTL, grace time.Duratio
 // for a test that restarts the registry on its data.
 func startFaultRegistryIn(t *testing.T, b *backend, dir string, leaseTTL, grace time.Duration, wrap func(store.Store) store.Store) *faultRegistry {
 	t.Helper()
-	st, bus, err := b.open(dir)
+	ln, err := loopback.Listen()
 	if err != nil {
 		t.Fatal(err)
 	}
-	closeAll := func() {
-		st.Close()
-		if bus != nil {
-			bus.Close()
-		}
-	}
-	served := st
-	if wrap != nil {
-		served = wrap(st)
-	}
-	svc, err := server.New(context.Background(), server.Config{
-		Store: served, Bus: bus, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
-		LeaseTTL: leaseTTL, PublishedGrace: grace,
+	fl := &faultListener{Listener: ln}
+	n, err := node.Start(context.Background(), node.Config{
+		Store:     b.stores(dir),
+		WrapStore: wrap,
+		Server: server.Config{
+			Logger:   slog.New(slog.NewTextHandler(io.Discard, nil)),
+			LeaseTTL: leaseTTL, PublishedGrace: grace,
+		},
+		Listener: fl,
 	})
 	if err != nil {
-		closeAll()
 		t.Fatal(err)
 	}
-	hs := httptest.NewUnstartedServer(svc.Handler())
-	fl := &faultListener{Listener: hs.Listener}
-	hs.Listener = fl
-	hs.Start()
-	r := &faultRegistry{URL: hs.URL, Service: svc, Store: st, Net: fl, http: hs}
+	r := &faultRegistry{URL: n.URL, Service: n.Service, Store: n.Store, Net: fl}
 	var once sync.Once
 	r.stop = func() {
 		once.Do(func() {
 			fl.Cut() // unblocks stalled writes
-			hs.CloseClientConnections()
-			svc.Close()
-			hs.Close()
-			closeAll()
+			_ = n.Abort()
 		})
 	}
 	t.Cleanup(r.Close)

@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math/rand/v2"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -249,32 +247,6 @@ func waitReady(t *testing.T, p *proc, url string) {
 		return resp.StatusCode == http.StatusOK
 	})
 }
-
-// freeAddr returns a loopback address with a port nobody listens on,
-// below the usual ephemeral range so that an outgoing connection is
-// unlikely to take it while a registry process is down. It never returns
-// a port twice in this process: a test that restarts a registry on its
-// port must not find another test's registry there.
-func freeAddr(t *testing.T) string {
-	t.Helper()
-	for range 200 {
-		port := 20000 + rand.IntN(12000)
-		if _, taken := handedOut.LoadOrStore(port, true); taken {
-			continue
-		}
-		addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
-		l, err := net.Listen("tcp", addr)
-		if err == nil {
-			l.Close()
-			return addr
-		}
-	}
-	t.Fatal("no free port")
-	return ""
-}
-
-// handedOut holds the ports freeAddr returned.
-var handedOut sync.Map
 
 // eventually polls cond every few milliseconds for up to within.
 func eventually(t *testing.T, within time.Duration, what string, cond func() bool) {

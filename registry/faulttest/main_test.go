@@ -6,11 +6,9 @@ import (
 	"flag"
 	"fmt"
 	"log/slog"
-	"net"
 	"net/http"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"strconv"
 	"syscall"
 	"testing"
@@ -18,11 +16,9 @@ import (
 
 	"github.com/quiver-go/quiver/internal/registrytest"
 	"github.com/quiver-go/quiver/registry"
+	"github.com/quiver-go/quiver/registry/node"
 	"github.com/quiver-go/quiver/registry/server"
-	"github.com/quiver-go/quiver/registry/server/redisbus"
-	"github.com/quiver-go/quiver/registry/store"
-	"github.com/quiver-go/quiver/registry/store/boltstore"
-	"github.com/quiver-go/quiver/registry/store/redisstore"
+	"github.com/quiver-go/quiver/registry/stores"
 )
 
 // The test binary runs again as a registry or a provider when roleEnv is
@@ -142,60 +138,41 @@ func runRegistry() error {
 		return err
 	}
 	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
-	var st store.Store
-	var bus server.Bus
+	// A killed predecessor's file lock goes with its process; wait a
+	// little in case the kernel is slow to let it go.
+	sc := stores.Config{Kind: stores.Embedded, Dir: dir, OpenTimeout: 5 * time.Second}
 	if redisURL != "" {
 		if prefix == "" {
-			prefix = redisstore.DefaultPrefix
+			prefix = stores.DefaultPrefix
 		}
-		rs, err := redisstore.Open(ctx, redisURL, redisstore.WithPrefix(prefix))
-		if err != nil {
-			return err
-		}
-		defer rs.Close()
-		rb, err := redisbus.New(ctx, redisURL, redisbus.WithPrefix(prefix))
-		if err != nil {
-			return err
-		}
-		defer rb.Close()
-		st, bus = rs, rb
-	} else {
-		// A killed predecessor's file lock goes with its process; wait a
-		// little in case the kernel is slow to let it go.
-		bs, err := boltstore.Open(filepath.Join(dir, "registry.db"), boltstore.WithOpenTimeout(5*time.Second))
-		if err != nil {
-			return err
-		}
-		defer bs.Close()
-		st = bs
-	}
-	svc, err := server.New(ctx, server.Config{Store: st, Bus: bus, Logger: log, LeaseTTL: ttl, PublishedGrace: grace})
-	if err != nil {
-		return err
-	}
-	defer svc.Close()
-	l, err := net.Listen("tcp", addr)
-	if err != nil {
-		return err
+		sc = stores.Config{Kind: stores.Redis, RedisURL: redisURL, Prefix: prefix}
 	}
 	pid := strconv.Itoa(os.Getpid())
-	handler := svc.Handler()
-	hs := server.HTTPServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set(pidHeader, pid)
-		handler.ServeHTTP(w, r)
-	}), log)
-	served := make(chan error, 1)
-	go func() { served <- hs.Serve(l) }()
+	n, err := node.Start(ctx, node.Config{
+		Store:  sc,
+		Server: server.Config{Logger: log, LeaseTTL: ttl, PublishedGrace: grace},
+		Addr:   addr,
+		// Every answer names the process, so that a test knows which
+		// registry process served it.
+		Handler: func(h http.Handler) http.Handler {
+			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set(pidHeader, pid)
+				h.ServeHTTP(w, r)
+			})
+		},
+		ShutdownTimeout: 2 * time.Second,
+	})
+	if err != nil {
+		return err
+	}
+	defer n.Close()
 	log.Info("faulttest: registry serving", "addr", addr, "dir", dir, "redis", redisURL, "prefix", prefix, "pid", os.Getpid())
 	select {
 	case <-ctx.Done():
-	case err := <-served:
+	case err := <-n.Failed():
 		return err
 	}
-	svc.Close()
-	sctx, scancel := context.WithTimeout(context.Background(), 2*time.Second)
-	defer scancel()
-	return hs.Shutdown(sctx)
+	return n.Close()
 }
 
 // runProvider is the "provider" role: registry.Serve of

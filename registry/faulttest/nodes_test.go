@@ -41,7 +41,7 @@ func TestTwoNodesCallThroughAProviderOnTheOther(t *testing.T) {
 	t.Parallel()
 	b := newRedisBackend(t, false)
 	const leaseTTL, grace = 5 * time.Second, 5 * time.Second
-	addrA, addrB := freeAddr(t), freeAddr(t)
+	addrA, addrB := registrytest.FreeAddr(t), registrytest.FreeAddr(t)
 	nodeA := startRegistryProc(t, b, "A-1", addrA, "", leaseTTL, grace)
 	startRegistryProc(t, b, "B", addrB, "", leaseTTL, grace)
 	a, bb := client(t, "http://"+addrA), client(t, "http://"+addrB)
@@ -144,7 +144,7 @@ func TestRedisRestartMidLoad(t *testing.T) {
 	t.Parallel()
 	b := newRedisBackend(t, true)
 	const leaseTTL, grace, outage = 5 * time.Second, 2 * time.Second, 1500 * time.Millisecond
-	addrA, addrB := freeAddr(t), freeAddr(t)
+	addrA, addrB := registrytest.FreeAddr(t), registrytest.FreeAddr(t)
 	startRegistryProc(t, b, "A", addrA, "", leaseTTL, grace)
 	startRegistryProc(t, b, "B", addrB, "", leaseTTL, grace)
 	a, bb := client(t, "http://"+addrA), client(t, "http://"+addrB)

@@ -6,6 +6,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/quiver-go/quiver/internal/loopback"
 )
 
 // redisProxy forwards TCP connections to a Redis server. Armed, it passes
@@ -87,7 +89,7 @@ func (p *redisProxy) blocks(chunk []byte) bool {
 // until the test ends.
 func startRedisProxy(t *testing.T, target string) *redisProxy {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
+	l, err := loopback.Listen()
 	if err != nil {
 		t.Fatal(err)
 	}

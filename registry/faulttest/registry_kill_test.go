@@ -57,7 +57,7 @@ func TestRegistryKilledAndRestartedMidLoad(t *testing.T) {
 
 func registryKilledAndRestartedMidLoad(t *testing.T, b *backend) {
 	dir, data := t.TempDir(), t.TempDir()
-	addr := freeAddr(t)
+	addr := registrytest.FreeAddr(t)
 	url := "http://" + addr
 	const leaseTTL, grace = 10 * time.Second, 5 * time.Second
 	first := startRegistryProc(t, b, "registry-1", addr, data, leaseTTL, grace)
@@ -179,7 +179,7 @@ func TestRegistryDownLongerThanTheLeaseTTL(t *testing.T) {
 
 func registryDownLongerThanTheLeaseTTL(t *testing.T, b *backend) {
 	dir, data := t.TempDir(), t.TempDir()
-	addr := freeAddr(t)
+	addr := registrytest.FreeAddr(t)
 	url := "http://" + addr
 	const leaseTTL, grace = time.Second, 5 * time.Second
 	first := startRegistryProc(t, b, "registry-1", addr, data, leaseTTL, grace)

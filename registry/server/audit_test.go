@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/quiver-go/quiver/internal/registrytest"
+	"github.com/quiver-go/quiver/internal/syncbuf"
 	"github.com/quiver-go/quiver/registry"
 	gen "github.com/quiver-go/quiver/registry/gen/registry"
 	"github.com/quiver-go/quiver/registry/server"
@@ -18,7 +19,7 @@ import (
 // key, the operation, what it touched and how it ended; none holds a
 // payload, a result, an error message or a key.
 func TestEveryWriteLeavesOneAuditLine(t *testing.T) {
-	var buf registrytest.LogBuffer
+	var buf syncbuf.Buffer
 	keys, err := server.ParseKeys([]byte(fmt.Sprintf(`{"keys":[
 		{"name":"prov","key":%q,"role":"provider","toolsets":["echo*"]},
 		{"name":"cons","key":%q,"role":"consumer"},

@@ -20,6 +20,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/quiver-go/quiver/internal/loopback"
 	"github.com/quiver-go/quiver/internal/registrytest"
 	"github.com/quiver-go/quiver/registry"
 	"github.com/quiver-go/quiver/registry/server"
@@ -64,7 +65,7 @@ func (c *countingConn) Close() error {
 // counting listener.
 func serveCounted(t *testing.T, svc *server.Service) (*countingListener, string) {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	ln, err := loopback.Listen()
 	if err != nil {
 		t.Fatal(err)
 	}

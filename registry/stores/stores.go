@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"net/url"
 	"path/filepath"
+	"time"
 
 	"github.com/quiver-go/quiver/registry/server"
 	"github.com/quiver-go/quiver/registry/server/redisbus"
@@ -42,6 +43,11 @@ type Config struct {
 	// Prefix puts the Redis keys under it (DefaultPrefix when empty);
 	// nodes of one registry share it.
 	Prefix string
+	// OpenTimeout is how long the embedded store waits for the data
+	// folder's lock another process holds (boltstore's default, 1s, when
+	// zero): a node started again right after its predecessor was killed
+	// waits for the kernel to let the lock go.
+	OpenTimeout time.Duration
 }
 
 // Node is an open store and the bus to give server.Config (nil: the
@@ -72,7 +78,11 @@ func Open(ctx context.Context, c Config) (*Node, error) {
 			return nil, errors.New("stores: the embedded store needs a data folder")
 		}
 		file := filepath.Join(c.Dir, FileName)
-		st, err := boltstore.Open(file)
+		var opts []boltstore.Option
+		if c.OpenTimeout > 0 {
+			opts = append(opts, boltstore.WithOpenTimeout(c.OpenTimeout))
+		}
+		st, err := boltstore.Open(file, opts...)
 		if errors.Is(err, boltstore.ErrInUse) {
 			return nil, fmt.Errorf("data folder %s is in use by another registry (%s is locked): stop that registry, or use another data folder", c.Dir, file)
 		}
