@@ -143,3 +143,31 @@ func (e Exposure) Valid() bool {
 	}
 	return false
 }
+
+// Rank orders the client tiers: 1 for ExposureReadOnly, 2 for
+// ExposureStaging, 3 for ExposureFull, and 0 for anything that is not a
+// tier a client can hold (ExposureExcluded, the zero value, unknown
+// text). A higher tier is served everything a lower one is; use Rank to
+// tell a tier from a non-tier (Rank() > 0) and to pick the lowest or
+// highest of several tiers. It is the only place the order is written.
+func (e Exposure) Rank() int {
+	switch e {
+	case ExposureReadOnly:
+		return 1
+	case ExposureStaging:
+		return 2
+	case ExposureFull:
+		return 3
+	}
+	return 0
+}
+
+// Covers reports whether a client of tier e is served tools needing
+// other: both are tiers (Rank() > 0) and e ranks at least as high. A
+// non-tier covers nothing and is covered by nothing, so an excluded or
+// undeclared tool is served to no client through Covers: map an
+// undeclared tool to the tier it defaults to first.
+func (e Exposure) Covers(other Exposure) bool {
+	r, o := e.Rank(), other.Rank()
+	return r > 0 && o > 0 && r >= o
+}

@@ -39,12 +39,20 @@ func (e *IdentError) Is(target error) bool { return target == ErrInvalidIdent }
 // it. Unlike ParseIdent it rejects a tool name containing a dot instead of
 // splitting it.
 func NewIdent(toolset, tool string) (Ident, error) {
-	id := Ident(toolset + "." + tool)
+	id := JoinIdent(toolset, tool)
 	if problems := identProblems(toolset, tool); len(problems) > 0 {
 		return "", &IdentError{Ident: string(id), Problems: problems}
 	}
 	return id, nil
 }
+
+// JoinIdent joins a toolset name and a tool name into an Ident without
+// validating them: it is the one place an ident is spelled
+// "<toolset>.<tool>". Use it where the parts were validated already (an
+// expression of a design that validated, a call the registry accepted), or
+// where an ident is needed for a message about parts that may be wrong;
+// use NewIdent to validate, or Validate the result later.
+func JoinIdent(toolset, tool string) Ident { return Ident(toolset + "." + tool) }
 
 // ParseIdent validates s as an Ident, splitting it at its last dot.
 func ParseIdent(s string) (Ident, error) {

@@ -83,6 +83,27 @@ func TestNewIdent(t *testing.T) {
 	})
 }
 
+func TestJoinIdent(t *testing.T) {
+	if id := JoinIdent("docs.search", "query"); id != "docs.search.query" || id.Toolset() != "docs.search" || id.Tool() != "query" {
+		t.Errorf(`JoinIdent("docs.search", "query") = %q (parts %q, %q)`, id, id.Toolset(), id.Tool())
+	}
+	t.Run("does not validate", func(t *testing.T) {
+		id := JoinIdent("", "a b")
+		if id != ".a b" {
+			t.Fatalf(`JoinIdent("", "a b") = %q, want ".a b"`, id)
+		}
+		if err := id.Validate(); !errors.Is(err, ErrInvalidIdent) {
+			t.Errorf("Validate() = %v, want ErrInvalidIdent", err)
+		}
+	})
+	t.Run("is what NewIdent returns", func(t *testing.T) {
+		id, err := NewIdent("docs", "search")
+		if err != nil || id != JoinIdent("docs", "search") {
+			t.Errorf("NewIdent = %q, %v; JoinIdent = %q", id, err, JoinIdent("docs", "search"))
+		}
+	})
+}
+
 func TestIdentPartsWithoutDot(t *testing.T) {
 	id := Ident("search")
 	if id.Toolset() != "" || id.Tool() != "search" {

@@ -207,3 +207,36 @@ func TestSearchSource(t *testing.T) {
 		t.Errorf("Args = %+v, want %+v (schema order)", src.Args, want)
 	}
 }
+
+func TestExposureRank(t *testing.T) {
+	tiers := []Exposure{ExposureReadOnly, ExposureStaging, ExposureFull}
+	for i, e := range tiers {
+		if e.Rank() != i+1 {
+			t.Errorf("%q.Rank() = %d, want %d (read_only < staging < full)", e, e.Rank(), i+1)
+		}
+	}
+	for _, e := range []Exposure{"", ExposureExcluded, "public", "FULL"} {
+		if e.Rank() != 0 {
+			t.Errorf("%q.Rank() = %d, want 0: it is no client tier", e, e.Rank())
+		}
+	}
+}
+
+func TestExposureCovers(t *testing.T) {
+	all := []Exposure{"", ExposureReadOnly, ExposureStaging, ExposureFull, ExposureExcluded, "public"}
+	want := map[[2]Exposure]bool{
+		{ExposureReadOnly, ExposureReadOnly}: true,
+		{ExposureStaging, ExposureReadOnly}:  true,
+		{ExposureStaging, ExposureStaging}:   true,
+		{ExposureFull, ExposureReadOnly}:     true,
+		{ExposureFull, ExposureStaging}:      true,
+		{ExposureFull, ExposureFull}:         true,
+	}
+	for _, e := range all {
+		for _, other := range all {
+			if got := e.Covers(other); got != want[[2]Exposure{e, other}] {
+				t.Errorf("%q.Covers(%q) = %v, want %v", e, other, got, !got)
+			}
+		}
+	}
+}
