@@ -17,8 +17,10 @@
 //     {"error":"search-budget-exhausted","budgetCap":N}) and invalid query;
 //   - the discovery record (model.Discovery) of an invocation;
 //   - ErrSearchLoop, for a model that keeps searching past its budget;
-//   - the search options every adapter passes on under the same names
-//     (WithSearchLimit, WithMinRelativeScore), validated once by New.
+//   - the search settings (Settings: the limit of tools per search and
+//     the weak-hit cut, the zero value being the defaults) that every
+//     adapter takes through one option of the same name (WithDiscovery)
+//     and passes to New, which validates them.
 //
 // Invariants:
 //   - A search returns only tools not discovered yet; a tool discovered
@@ -26,4 +28,24 @@
 //   - The budget counts searches our code answered in the current turn,
 //     earlier invocations included; an invalid query costs nothing.
 //   - Answers name tools by wire name and never echo more than the query.
+//
+// # Migrating from WithSearchLimit and WithMinRelativeScore
+//
+// The options WithSearchLimit and WithMinRelativeScore, of this package
+// and of model/portable, model/compat, model/anthropic and model/openai,
+// became the fields of one Settings value, given to New here and to each
+// adapter's WithDiscovery:
+//
+//	New(WithSearchLimit(n))          → New(Settings{Limit: n})
+//	New(WithMinRelativeScore(f))     → New(Settings{MinRelativeScore: f})
+//	New(WithMinRelativeScore(0))     → New(Settings{MinRelativeScore: NoScoreCut})
+//	x.WithSearchLimit(n)             → x.WithDiscovery(discovery.Settings{Limit: n})
+//	x.WithMinRelativeScore(f)        → x.WithDiscovery(discovery.Settings{MinRelativeScore: f})
+//
+// where x is portable, compat, anthropic or openai.
+//
+// Both settings go in one value (a second WithDiscovery replaces the
+// first). A zero field means the default, so a zero limit is no longer an
+// error, and a min relative score of 0 (no weak-hit cut) is written
+// NoScoreCut.
 package discovery
