@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"hash/maphash"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/quiver-go/quiver/model"
@@ -123,15 +124,7 @@ func Fingerprint(deferred []model.ToolDefinition) string {
 			docs = append(docs, d.Search)
 		}
 	}
-	slices.SortFunc(docs, func(a, b *search.Document) int {
-		switch {
-		case a.Name < b.Name:
-			return -1
-		case a.Name > b.Name:
-			return 1
-		}
-		return 0
-	})
+	slices.SortFunc(docs, func(a, b *search.Document) int { return strings.Compare(a.Name, b.Name) })
 	h := sha256.New()
 	var buf []byte
 	for _, d := range docs {
