@@ -1,9 +1,10 @@
 // Package discovery answers every tool search our code executes — the
 // portable search_tools function, OpenAI's client-executed tool_search,
-// Anthropic's client-side search tool (an MCP server, not yet written, is to
-// search through it too) —
-// so that one query on one catalog finds the same tools whichever provider
-// the model runs on. Adapters only render its answers in provider shapes.
+// Anthropic's client-side search tool, the search_tools tool of the MCP
+// server (package mcp) and the registry's catalog search (package
+// registry/server, through Engine.Rank) — so that one query on one catalog
+// finds the same tools whichever provider the model runs on or whoever
+// asks. Adapters and servers only render its answers in their shapes.
 //
 // It owns:
 //   - the index of a catalog's deferred tools, cached by a fingerprint of
