@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 
@@ -44,7 +45,7 @@ func New(entries []Entry, filter Filter, labels map[string]string) (*Catalog, er
 		}
 		kept = append(kept, i)
 	}
-	slices.SortFunc(kept, func(a, b int) int { return compareIdents(entries[a].Spec.Name, entries[b].Spec.Name) })
+	slices.SortFunc(kept, func(a, b int) int { return cmp.Compare(entries[a].Spec.Name, entries[b].Spec.Name) })
 	clear(c.byIdent)
 	c.entries = make([]Entry, len(kept))
 	idents := make([]tools.Ident, len(kept))
@@ -59,16 +60,6 @@ func New(entries []Entry, filter Filter, labels map[string]string) (*Catalog, er
 	}
 	c.wire = wire
 	return c, nil
-}
-
-func compareIdents(a, b tools.Ident) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // Len returns the number of tools in the catalog.

@@ -98,7 +98,8 @@
 // result as result), and run by its adapter executor — for mcp.Config.
 //
 // MCP-backed toolsets (FromMCP, FromExternalMCP), agents using them,
-// their publications and completions generate nothing yet; the design's warnings (expr.RootExpr.Warnings, and one per skipped
+// their publications, completions and passthroughs generate nothing yet;
+// the design's warnings (expr.RootExpr.Warnings, and one per skipped
 // agent) say so and Generate prints them to standard error.
 //
 // # Invariants

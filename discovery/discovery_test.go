@@ -3,6 +3,7 @@ package discovery
 import (
 	"encoding/json"
 	"errors"
+	"math"
 	"strings"
 	"testing"
 
@@ -106,7 +107,7 @@ func TestWeakHitsAreCut(t *testing.T) {
 	// A query that matches one tool strongly and another by one common
 	// word only.
 	req := catalogRequest(def("exportChart", "Render a chart as an image"))
-	turn, err := newEngine(t, WithMinRelativeScore(0.9)).Begin(req, "search_tools")
+	turn, err := newEngine(t, Settings{MinRelativeScore: 0.9}).Begin(req, "search_tools")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,7 +115,7 @@ func TestWeakHitsAreCut(t *testing.T) {
 	if a.Kind != Found || len(a.Tools) != 1 || a.Tools[0].Name != "cancelExport" {
 		t.Fatalf("tools %v", names(a.Tools))
 	}
-	all, _ := newEngine(t, WithMinRelativeScore(0)).Begin(req, "search_tools")
+	all, _ := newEngine(t, Settings{MinRelativeScore: NoScoreCut}).Begin(req, "search_tools")
 	if b := all.SearchQuery("cancel a running export"); len(b.Tools) < 2 {
 		t.Fatalf("without the cut: %v", names(b.Tools))
 	}
@@ -202,28 +203,52 @@ func TestSearchingAgainForALoadedToolLoadsNoWeakNeighbour(t *testing.T) {
 	}
 }
 
-// newEngine returns an engine with opts, failing the test on an invalid
-// option.
-func newEngine(t testing.TB, opts ...Option) *Engine {
+// newEngine returns an engine with settings, failing the test on invalid
+// settings.
+func newEngine(t testing.TB, settings ...Settings) *Engine {
 	t.Helper()
-	e, err := New(opts...)
+	e, err := New(settings...)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return e
 }
 
-func TestOptionsOutOfRangeAreRefused(t *testing.T) {
-	_, err := New(WithSearchLimit(0), WithMinRelativeScore(1.5))
+func TestSettingsOutOfRangeAreRefused(t *testing.T) {
+	_, err := New(Settings{Limit: -1, MinRelativeScore: 1.5})
 	if err == nil {
-		t.Fatal("New accepted a zero search limit and a min relative score of 1.5")
+		t.Fatal("New accepted a negative search limit and a min relative score of 1.5")
 	}
-	for _, want := range []string{"search limit 0 must be positive", "min relative score 1.5 must be between 0 and 1"} {
+	for _, want := range []string{
+		"search limit -1 must be positive, or 0 for the default (5)",
+		"min relative score 1.5 must be between 0 and 1, 0 for the default (0.5), or discovery.NoScoreCut",
+	} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error lacks %q:\n%v", want, err)
 		}
 	}
 	if strings.Count(err.Error(), "discovery:") != 1 {
 		t.Errorf("the prefix repeats: %v", err)
+	}
+	for _, bad := range []float64{-0.5, math.NaN(), math.Inf(1)} {
+		if err := (Settings{MinRelativeScore: bad}).Validate(); err == nil {
+			t.Errorf("MinRelativeScore %v was accepted", bad)
+		}
+	}
+	if _, err := New(Settings{}, Settings{Limit: 2}); err == nil || !strings.Contains(err.Error(), "New takes one Settings, got 2") {
+		t.Errorf("two Settings: %v", err)
+	}
+}
+
+func TestZeroSettingsAreTheDefaults(t *testing.T) {
+	for _, s := range [][]Settings{nil, {{}}} {
+		e := newEngine(t, s...)
+		if e.limit != DefaultSearchLimit || e.minRelative != DefaultMinRelativeScore {
+			t.Errorf("New(%v): limit %d, min relative score %v; want the defaults %d and %v", s, e.limit, e.minRelative, DefaultSearchLimit, DefaultMinRelativeScore)
+		}
+	}
+	e := newEngine(t, Settings{Limit: 7, MinRelativeScore: NoScoreCut})
+	if e.limit != 7 || e.minRelative != 0 {
+		t.Errorf("limit %d, min relative score %v; want 7 and no cut (0)", e.limit, e.minRelative)
 	}
 }

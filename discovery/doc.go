@@ -1,9 +1,10 @@
 // Package discovery answers every tool search our code executes — the
 // portable search_tools function, OpenAI's client-executed tool_search,
-// Anthropic's client-side search tool (an MCP server, not yet written, is to
-// search through it too) —
-// so that one query on one catalog finds the same tools whichever provider
-// the model runs on. Adapters only render its answers in provider shapes.
+// Anthropic's client-side search tool, the search_tools tool of the MCP
+// server (package mcp) and the registry's catalog search (package
+// registry/server, through Engine.Rank) — so that one query on one catalog
+// finds the same tools whichever provider the model runs on or whoever
+// asks. Adapters and servers only render its answers in their shapes.
 //
 // It owns:
 //   - the index of a catalog's deferred tools, cached by a fingerprint of
@@ -17,8 +18,10 @@
 //     {"error":"search-budget-exhausted","budgetCap":N}) and invalid query;
 //   - the discovery record (model.Discovery) of an invocation;
 //   - ErrSearchLoop, for a model that keeps searching past its budget;
-//   - the search options every adapter passes on under the same names
-//     (WithSearchLimit, WithMinRelativeScore), validated once by New.
+//   - the search settings (Settings: the limit of tools per search and
+//     the weak-hit cut, the zero value being the defaults) that every
+//     adapter takes through one option of the same name (WithDiscovery)
+//     and passes to New, which validates them.
 //
 // Invariants:
 //   - A search returns only tools not discovered yet; a tool discovered
@@ -26,4 +29,24 @@
 //   - The budget counts searches our code answered in the current turn,
 //     earlier invocations included; an invalid query costs nothing.
 //   - Answers name tools by wire name and never echo more than the query.
+//
+// # Migrating from WithSearchLimit and WithMinRelativeScore
+//
+// The options WithSearchLimit and WithMinRelativeScore, of this package
+// and of model/portable, model/compat, model/anthropic and model/openai,
+// became the fields of one Settings value, given to New here and to each
+// adapter's WithDiscovery:
+//
+//	New(WithSearchLimit(n))          → New(Settings{Limit: n})
+//	New(WithMinRelativeScore(f))     → New(Settings{MinRelativeScore: f})
+//	New(WithMinRelativeScore(0))     → New(Settings{MinRelativeScore: NoScoreCut})
+//	x.WithSearchLimit(n)             → x.WithDiscovery(discovery.Settings{Limit: n})
+//	x.WithMinRelativeScore(f)        → x.WithDiscovery(discovery.Settings{MinRelativeScore: f})
+//
+// where x is portable, compat, anthropic or openai.
+//
+// Both settings go in one value (a second WithDiscovery replaces the
+// first). A zero field means the default, so a zero limit is no longer an
+// error, and a min relative score of 0 (no weak-hit cut) is written
+// NoScoreCut.
 package discovery

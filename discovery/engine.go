@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"hash/maphash"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/quiver-go/quiver/model"
@@ -19,11 +20,13 @@ import (
 // calling a tool (Turn.NextRound says which tool and budget).
 var ErrSearchLoop = errors.New("discovery: search loop")
 
-// DefaultSearchLimit is how many tools one search returns at most.
+// DefaultSearchLimit is how many tools one search returns at most when
+// Settings.Limit is 0.
 const DefaultSearchLimit = 5
 
 // DefaultMinRelativeScore is the least score, as a fraction of the best
-// hit's, for a scored hit to be returned and discovered.
+// hit's, for a scored hit to be returned and discovered when
+// Settings.MinRelativeScore is 0.
 const DefaultMinRelativeScore = 0.5
 
 // cachedIndexes is how many catalogs an Engine keeps indexed: an agent's
@@ -44,53 +47,67 @@ type Engine struct {
 	recent  []uint64 // catalog keys, least recently used first
 }
 
-// Option configures an Engine. The adapters' options of the same names
-// (WithSearchLimit, WithMinRelativeScore) pass their values here, so every
-// adapter validates them the same way.
-type Option func(*Engine) error
+// NoScoreCut is the Settings.MinRelativeScore that cuts no weak hit: a
+// search returns every hit up to the limit, however low its score. (The
+// zero MinRelativeScore is the default cut, DefaultMinRelativeScore.)
+const NoScoreCut = -1.0
 
-// WithSearchLimit sets how many tools one search returns at most (n > 0;
-// DefaultSearchLimit when not given).
-func WithSearchLimit(n int) Option {
-	return func(e *Engine) error {
-		if n < 1 {
-			return fmt.Errorf("search limit %d must be positive (leave the option out for the default, %d)", n, DefaultSearchLimit)
-		}
-		e.limit = n
-		return nil
-	}
+// Settings are how an Engine ranks a search: the one value every adapter
+// that searches accepts (portable.WithDiscovery, openai.WithDiscovery,
+// anthropic.WithDiscovery, compat.WithDiscovery) and passes to New, so
+// every adapter defaults and validates them the same way. The zero value
+// is the defaults.
+type Settings struct {
+	// Limit is how many tools one search returns at most: positive, or 0
+	// for DefaultSearchLimit.
+	Limit int
+	// MinRelativeScore is the least score, as a fraction (0..1] of the
+	// best hit's, for a scored hit to be returned and discovered: 0 for
+	// DefaultMinRelativeScore (not "no cut"), NoScoreCut to return every
+	// hit up to Limit. Name matches are always returned.
+	MinRelativeScore float64
 }
 
-// WithMinRelativeScore sets the least score, as a fraction (0..1) of the
-// best hit's, for a scored hit to be returned and discovered
-// (DefaultMinRelativeScore when not given); 0 returns every hit up to the
-// search limit. Name matches are always returned.
-func WithMinRelativeScore(f float64) Option {
-	return func(e *Engine) error {
-		if !(f >= 0 && f <= 1) {
-			return fmt.Errorf("min relative score %v must be between 0 and 1", f)
-		}
-		e.minRelative = f
-		return nil
-	}
-}
-
-// New returns an Engine with DefaultSearchLimit and
-// DefaultMinRelativeScore unless opts say otherwise. It fails, naming
-// every one, when options are out of range.
-func New(opts ...Option) (*Engine, error) {
-	e := &Engine{limit: DefaultSearchLimit, minRelative: DefaultMinRelativeScore, seed: maphash.MakeSeed(), indexes: map[uint64]*search.Index{}}
+// Validate reports every setting out of range, each error saying what
+// was given and what is accepted.
+func (s Settings) Validate() error {
 	var errs []error
-	for _, o := range opts {
-		if o == nil {
-			continue
-		}
-		if err := o(e); err != nil {
-			errs = append(errs, err)
-		}
+	if s.Limit < 0 {
+		errs = append(errs, fmt.Errorf("search limit %d must be positive, or 0 for the default (%d)", s.Limit, DefaultSearchLimit))
+	}
+	if f := s.MinRelativeScore; f != NoScoreCut && !(f >= 0 && f <= 1) {
+		errs = append(errs, fmt.Errorf("min relative score %v must be between 0 and 1, 0 for the default (%v), or discovery.NoScoreCut to cut no weak hit", f, DefaultMinRelativeScore))
 	}
 	if len(errs) > 0 {
-		return nil, fmt.Errorf("discovery: %w", errors.Join(errs...))
+		return fmt.Errorf("discovery: search settings: %w", errors.Join(errs...))
+	}
+	return nil
+}
+
+// New returns an Engine ranking by settings: at most one value, none
+// meaning the zero Settings (DefaultSearchLimit, DefaultMinRelativeScore).
+// It fails, naming every setting out of range (Settings.Validate).
+func New(settings ...Settings) (*Engine, error) {
+	var s Settings
+	switch len(settings) {
+	case 0:
+	case 1:
+		s = settings[0]
+	default:
+		return nil, fmt.Errorf("discovery: New takes one Settings, got %d: merge them into one", len(settings))
+	}
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	e := &Engine{limit: s.Limit, minRelative: s.MinRelativeScore, seed: maphash.MakeSeed(), indexes: map[uint64]*search.Index{}}
+	if e.limit == 0 {
+		e.limit = DefaultSearchLimit
+	}
+	switch e.minRelative {
+	case 0:
+		e.minRelative = DefaultMinRelativeScore
+	case NoScoreCut:
+		e.minRelative = 0
 	}
 	return e, nil
 }
@@ -107,15 +124,7 @@ func Fingerprint(deferred []model.ToolDefinition) string {
 			docs = append(docs, d.Search)
 		}
 	}
-	slices.SortFunc(docs, func(a, b *search.Document) int {
-		switch {
-		case a.Name < b.Name:
-			return -1
-		case a.Name > b.Name:
-			return 1
-		}
-		return 0
-	})
+	slices.SortFunc(docs, func(a, b *search.Document) int { return strings.Compare(a.Name, b.Name) })
 	h := sha256.New()
 	var buf []byte
 	for _, d := range docs {

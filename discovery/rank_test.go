@@ -16,7 +16,7 @@ func rankDef(t *testing.T, ident, desc string) model.ToolDefinition {
 }
 
 func TestRankRanksAWholeCatalogWithoutATurn(t *testing.T) {
-	e, err := discovery.New(discovery.WithSearchLimit(2))
+	e, err := discovery.New(discovery.Settings{Limit: 2})
 	if err != nil {
 		t.Fatal(err)
 	}

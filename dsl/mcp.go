@@ -24,8 +24,14 @@ type MCPOption func(*expr.MCPExpr)
 //		})
 //	})
 //
-// Code generation for MCP servers comes later: until then the design
-// validates and goa gen warns that nothing is generated for the server.
+// goa gen generates the package gen/<service>/mcpserver for it: the
+// server's Name, Version and ProtocolVersion, Prompts() (its static
+// prompts), Resources(svc) (its Resource methods, read through the
+// service's implementation) and, when methods are marked with Tool,
+// Toolset(svc), the methods as a toolset with its executor — the pieces of
+// an mcp.Config (package codegen documents the files). Toolsets served by
+// it to agents of the design (FromMCP) generate nothing yet, and goa gen
+// warns so.
 func MCP(name, version string, opts ...MCPOption) {
 	svc, ok := eval.Current().(*goaexpr.ServiceExpr)
 	if !ok {

@@ -97,6 +97,9 @@ func AgentToolset(service, agent, toolset string) *expr.AgentToolsetExpr {
 // "LogMessage"). toolName is the enclosing tool's name; service is a
 // service name or the Service expression. It is used in a Tool declared in
 // an Export; the service and method must exist in the design.
+//
+// The forwarding is not yet generated: the design validates and goa gen
+// warns that nothing is generated for the passthrough.
 func Passthrough(toolName string, service any, method string) {
 	tool, ok := eval.Current().(*expr.ToolExpr)
 	if !ok {
@@ -137,7 +140,9 @@ func Passthrough(toolName string, service any, method string) {
 
 // Completion declares a typed direct-output contract the current service
 // owns: instead of calling a tool, the assistant answers with the
-// completion's Return type, which generated code decodes and validates.
+// completion's Return type. The code that would decode and validate that
+// answer is not yet generated: the design validates and goa gen warns that
+// nothing is generated for the completion.
 //
 //	var _ = Service("tasks", func() {
 //		Completion("draft_from_transcript", "Produce a task draft directly", func() {

@@ -195,11 +195,11 @@ func describeKind(k ProviderKind) string {
 
 // pendingCodegen is the last expression the root walks: once a design has
 // validated, its Finalize records in the root a warning for each
-// declaration whose code generation is not implemented yet (MCP servers,
-// MCP-backed toolsets and their publications, completions), so that goa
+// declaration whose code generation is not implemented yet (MCP-backed
+// toolsets and their publications, completions, passthroughs), so that goa
 // gen says what it leaves out instead of failing. Registries, registry
-// references, agents' registry sources and the publications of local
-// toolsets exported by services generate code (package codegen).
+// references, agents' registry sources, MCP servers and the publications
+// of local toolsets exported by services generate code (package codegen).
 type pendingCodegen struct {
 	root *RootExpr
 }
@@ -224,6 +224,11 @@ func (p *pendingCodegen) Finalize() {
 	}
 	for _, c := range r.Completions {
 		r.AddWarning("code generation for completions is not implemented yet; nothing is generated for %s", c.EvalName())
+	}
+	for _, e := range r.Exports {
+		for _, p := range e.Passthroughs {
+			r.AddWarning("code generation for passthroughs is not implemented yet; nothing is generated to forward tool %q of toolset %q to method %q of service %q (Passthrough)", p.Tool.Name, e.Name(), p.MethodName, p.ServiceName)
+		}
 	}
 }
 

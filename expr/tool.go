@@ -87,7 +87,7 @@ func (t *ToolExpr) AddMeta(name string, vals ...string) {
 }
 
 // Ident returns the tool's ident, "<toolset>.<tool>".
-func (t *ToolExpr) Ident() tools.Ident { return tools.Ident(t.Toolset.Name + "." + t.Name) }
+func (t *ToolExpr) Ident() tools.Ident { return tools.JoinIdent(t.Toolset.Name, t.Name) }
 
 // Validate reports an invalid tool name or an empty description.
 func (t *ToolExpr) Validate() error {

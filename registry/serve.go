@@ -49,7 +49,7 @@ type Call struct {
 }
 
 // Ident is the call's tool ident.
-func (c Call) Ident() tools.Ident { return tools.Ident(c.Toolset + "." + c.Tool) }
+func (c Call) Ident() tools.Ident { return tools.JoinIdent(c.Toolset, c.Tool) }
 
 // Executor runs the calls a provider receives. An error is the tool's
 // failure: its message is what the consumer reads.

@@ -1,6 +1,7 @@
 package search
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -108,11 +109,8 @@ func (b *Baseline) Search(query string, limit int) []Hit {
 		hits = append(hits, Hit{Name: b.docs[d].name, Score: s, Tier: TierScored})
 	}
 	slices.SortFunc(hits, func(x, y Hit) int {
-		if x.Score != y.Score {
-			if x.Score > y.Score {
-				return -1
-			}
-			return 1
+		if c := cmp.Compare(y.Score, x.Score); c != 0 {
+			return c
 		}
 		return strings.Compare(x.Name, y.Name)
 	})

@@ -1,6 +1,7 @@
-// Package search is Quiver's tool search engine, used by the discovery core
-// (package discovery) that model adapters answer searches with; the
-// registry and MCP servers, not yet written, are to use it the same way.
+// Package search is Quiver's tool search engine, used through the discovery
+// core (package discovery) that the model adapters, the MCP server (package
+// mcp) and the registry server (package registry/server) answer searches
+// with.
 //
 // It owns the analyzer that turns tool text and queries into terms, the
 // Document that records one tool's per-field term counts (computed at

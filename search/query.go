@@ -1,6 +1,7 @@
 package search
 
 import (
+	"cmp"
 	"math"
 	"slices"
 	"strings"
@@ -194,14 +195,11 @@ func (ix *Index) selectTop(sc *scratch, limit int) {
 
 // compare orders candidates by tier, then score (descending), then name.
 func (ix *Index) compare(a, b candidate) int {
-	if a.tier != b.tier {
-		return int(a.tier) - int(b.tier)
+	if c := cmp.Compare(a.tier, b.tier); c != 0 {
+		return c
 	}
-	if a.score != b.score {
-		if a.score > b.score {
-			return -1
-		}
-		return 1
+	if c := cmp.Compare(b.score, a.score); c != 0 {
+		return c
 	}
 	return strings.Compare(ix.slots[a.slot].name, ix.slots[b.slot].name)
 }

@@ -220,7 +220,7 @@ func anonymousStdioTier(creds map[string]tools.Exposure) tools.Exposure {
 	}
 	low := tools.ExposureFull
 	for _, tier := range creds {
-		if tier == tools.ExposureReadOnly || (tier == tools.ExposureStaging && low == tools.ExposureFull) {
+		if low.Covers(tier) { // tier is as low as low, or lower
 			low = tier
 		}
 	}

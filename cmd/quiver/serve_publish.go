@@ -119,7 +119,7 @@ func readClientKeys(path string) (map[string]tools.Exposure, error) {
 		switch {
 		case c.Key == "" || strings.ContainsAny(c.Key, " \t\r\n"):
 			errs = append(errs, fmt.Errorf("client %d (%q): the key is empty or has spaces", i, c.Name))
-		case c.Tier != tools.ExposureReadOnly && c.Tier != tools.ExposureStaging && c.Tier != tools.ExposureFull:
+		case c.Tier.Rank() == 0:
 			errs = append(errs, fmt.Errorf("client %d (%q): tier %q is not read_only, staging or full", i, c.Name, c.Tier))
 		case out[c.Key] != "":
 			errs = append(errs, fmt.Errorf("client %d (%q): its key is another client's", i, c.Name))

@@ -16,6 +16,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/quiver-go/quiver/internal/httpauth"
+	"github.com/quiver-go/quiver/tools"
 )
 
 // mcpSession connects a Go SDK client to url (with key as its bearer
@@ -269,4 +270,22 @@ func TestServeStdio(t *testing.T) {
 	}
 	cmd := exec.Command(bin, "serve", "--stdio", "--data", t.TempDir())
 	searchAndCall(t, connectMCP(t, &sdk.CommandTransport{Command: cmd}))
+}
+
+func TestAnonymousStdioTierIsTheLowestCredentialTier(t *testing.T) {
+	ro, st, full := tools.ExposureReadOnly, tools.ExposureStaging, tools.ExposureFull
+	for _, c := range []struct {
+		creds map[string]tools.Exposure
+		want  tools.Exposure
+	}{
+		{nil, full},
+		{map[string]tools.Exposure{"a": full}, full},
+		{map[string]tools.Exposure{"a": full, "b": st}, st},
+		{map[string]tools.Exposure{"a": st, "b": ro, "c": full}, ro},
+		{map[string]tools.Exposure{"a": ro, "b": st}, ro},
+	} {
+		if got := anonymousStdioTier(c.creds); got != c.want {
+			t.Errorf("anonymousStdioTier(%v) = %q, want %q", c.creds, got, c.want)
+		}
+	}
 }

@@ -1,6 +1,7 @@
 package workspacedemo
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -343,13 +344,7 @@ func toFloat(v any) (float64, bool) {
 func compareValues(a, b any) int {
 	if fa, ok := toFloat(a); ok {
 		if fb, ok := toFloat(b); ok {
-			switch {
-			case fa < fb:
-				return -1
-			case fa > fb:
-				return 1
-			}
-			return 0
+			return cmp.Compare(fa, fb)
 		}
 	}
 	switch x := a.(type) {

@@ -39,7 +39,7 @@ func New(opts ...Option) (*Client, error) {
 	if err := s.validate(); err != nil {
 		return nil, err
 	}
-	engine, err := discovery.New(s.discovery...)
+	engine, err := discovery.New(s.discovery)
 	if err != nil {
 		return nil, fmt.Errorf("anthropic: %w", err)
 	}

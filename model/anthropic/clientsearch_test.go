@@ -23,7 +23,7 @@ func searchCall(id, query string) string {
 
 // clientSearch returns an adapter with the client-side search variant.
 func clientSearch(p *provider, opts ...anthropic.Option) *anthropic.Client {
-	return p.client(append([]anthropic.Option{anthropic.WithSearch(anthropic.SearchClient), anthropic.WithSearchLimit(1)}, opts...)...)
+	return p.client(append([]anthropic.Option{anthropic.WithSearch(anthropic.SearchClient), anthropic.WithDiscovery(discovery.Settings{Limit: 1})}, opts...)...)
 }
 
 func TestClientSearchRoundThenBusinessCall(t *testing.T) {

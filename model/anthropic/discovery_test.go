@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/quiver-go/quiver/discovery"
 	"github.com/quiver-go/quiver/internal/providerfake"
 	"github.com/quiver-go/quiver/model"
 	"github.com/quiver-go/quiver/model/anthropic"
@@ -145,7 +146,7 @@ func TestSearchToolNameComesFromTheRequestAndIsValidated(t *testing.T) {
 	if n := len(p.Requests()); n != 1 {
 		t.Fatalf("%d requests: an invalid name must fail before any request", n)
 	}
-	if _, err := anthropic.New(anthropic.WithMinRelativeScore(2)); err == nil {
+	if _, err := anthropic.New(anthropic.WithDiscovery(discovery.Settings{MinRelativeScore: 2})); err == nil {
 		t.Fatal("a min relative score above 1 was accepted")
 	}
 }

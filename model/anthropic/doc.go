@@ -50,8 +50,8 @@
 //   - SearchClient: our own search tool (a regular custom tool named by
 //     SearchSettings.ToolName, else WithClientSearchToolName, else
 //     DefaultClientSearchToolName) that the adapter answers through the
-//     discovery core (package discovery, one Engine per Client:
-//     WithSearchLimit, WithMinRelativeScore), re-requesting within
+//     discovery core (package discovery, one Engine per Client, ranking
+//     by the discovery.Settings of WithDiscovery), re-requesting within
 //     the invocation's MaxTokens. A search that finds tools is answered
 //     with one tool_reference block per tool; any other answer with one
 //     text block holding the core's JSON: no match
@@ -91,8 +91,22 @@
 //
 // The options shared with the other adapters have the same names there:
 // WithModel, WithClassModel, WithBaseURL, WithAPIKey, WithHTTPClient,
-// WithMaxRetries, WithSearchLimit and WithMinRelativeScore. A request whose
-// model id cannot be resolved fails with model.ErrNoModel.
+// WithMaxRetries and WithDiscovery (the ranking settings of SearchClient,
+// discovery.Settings). A request whose model id cannot be resolved fails
+// with model.ErrNoModel.
+//
+// # Migrating from WithSearchLimit and WithMinRelativeScore
+//
+// The two options became fields of discovery.Settings, given once with
+// WithDiscovery:
+//
+//	WithSearchLimit(n)         → WithDiscovery(discovery.Settings{Limit: n})
+//	WithMinRelativeScore(f)    → WithDiscovery(discovery.Settings{MinRelativeScore: f})
+//	WithMinRelativeScore(0)    → WithDiscovery(discovery.Settings{MinRelativeScore: discovery.NoScoreCut})
+//	both                       → one WithDiscovery with both fields
+//
+// A zero field now means the default, so a min relative score of 0 (no
+// weak-hit cut) is written discovery.NoScoreCut.
 //
 // Provider errors are *APIError values wrapping the SDK's *anthropic.Error.
 // A turn the provider pauses (stop_reason pause_turn) fails with

@@ -55,7 +55,7 @@ func (v SearchVariant) String() string {
 const DefaultClientSearchToolName = "tool_search"
 
 // DefaultSearchLimit is how many tools one client-side search references
-// at most.
+// at most (discovery.DefaultSearchLimit).
 const DefaultSearchLimit = discovery.DefaultSearchLimit
 
 // wireNamePattern is the tool name pattern of the Messages API ("Define
@@ -79,10 +79,9 @@ type settings struct {
 	betas      []string
 	search     SearchVariant
 	searchName string
-	// discovery are the discovery core's options of the client-side
-	// search (WithSearchLimit, WithMinRelativeScore), validated by
-	// discovery.New.
-	discovery  []discovery.Option
+	// discovery are the discovery core's settings of the client-side
+	// search (WithDiscovery), validated by discovery.New.
+	discovery  discovery.Settings
 	sdkOptions []option.RequestOption
 }
 
@@ -145,20 +144,12 @@ func WithClientSearchToolName(name string) Option {
 	return func(s *settings) { s.searchName = name }
 }
 
-// WithSearchLimit sets how many tools one client-side search (SearchClient)
-// references at most (n > 0; DefaultSearchLimit when not given). The
-// hosted variants rank at the provider and ignore it.
-func WithSearchLimit(n int) Option {
-	return func(s *settings) { s.discovery = append(s.discovery, discovery.WithSearchLimit(n)) }
-}
-
-// WithMinRelativeScore sets the least score, as a fraction (0..1) of the
-// best hit's, for a scored hit to be referenced by a client-side search
-// (discovery.DefaultMinRelativeScore when not given); 0 references every
-// hit up to the search limit. Name matches are always referenced.
-func WithMinRelativeScore(f float64) Option {
-	return func(s *settings) { s.discovery = append(s.discovery, discovery.WithMinRelativeScore(f)) }
-}
+// WithDiscovery sets how a client-side search (SearchClient) ranks
+// (discovery.Settings: the limit of tools one search references and the
+// weak-hit cut; the zero value is the defaults). The hosted variants rank
+// at the provider and ignore it. Every adapter that searches takes the
+// same value through an option of the same name.
+func WithDiscovery(d discovery.Settings) Option { return func(s *settings) { s.discovery = d } }
 
 // clientSearchName is the client-side search tool's name for a request
 // with search settings ss: SearchSettings.ToolName when set, else the

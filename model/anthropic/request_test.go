@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/quiver-go/quiver/discovery"
 	"github.com/quiver-go/quiver/internal/providerfake"
 	"github.com/quiver-go/quiver/model"
 	"github.com/quiver-go/quiver/model/anthropic"
@@ -207,8 +208,8 @@ func TestNewRejectsBadOptions(t *testing.T) {
 	for _, opts := range [][]anthropic.Option{
 		{anthropic.WithSearch(anthropic.SearchVariant(9))},
 		{anthropic.WithClientSearchToolName("tool search")},
-		{anthropic.WithSearchLimit(0)},
-		{anthropic.WithMinRelativeScore(1.5)},
+		{anthropic.WithDiscovery(discovery.Settings{Limit: -1})},
+		{anthropic.WithDiscovery(discovery.Settings{MinRelativeScore: 1.5})},
 		{anthropic.WithMaxRetries(-1)},
 		{anthropic.WithClassModel(model.ModelClassSmall, "")},
 	} {

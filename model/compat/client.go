@@ -41,7 +41,7 @@ func New(opts ...Option) (*Client, error) {
 		reqOpts = append(reqOpts, option.WithAPIKey(cfg.apiKey))
 	}
 	raw := &chatClient{cfg: cfg, svc: openai.NewChatCompletionService(reqOpts...)}
-	search := portable.Wrap(raw, cfg.search...)
+	search := portable.Wrap(raw, portable.WithDiscovery(cfg.search))
 	if err := search.SupportsSearch(model.SearchSettings{Mode: model.SearchPortable}); err != nil {
 		// The search options are out of range.
 		return nil, fmt.Errorf("compat: %w", err)

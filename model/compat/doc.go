@@ -51,7 +51,20 @@
 //
 // The options shared with the other adapters have the same names there:
 // WithModel, WithClassModel, WithBaseURL, WithAPIKey, WithHTTPClient,
-// WithMaxRetries, WithSearchLimit and WithMinRelativeScore (the last two
-// configure the portable search). A request whose model id cannot be
+// WithMaxRetries and WithDiscovery (the ranking settings of the portable
+// search, discovery.Settings). A request whose model id cannot be
 // resolved fails with model.ErrNoModel.
+//
+// # Migrating from WithSearchLimit and WithMinRelativeScore
+//
+// The two options became fields of discovery.Settings, given once with
+// WithDiscovery:
+//
+//	WithSearchLimit(n)         → WithDiscovery(discovery.Settings{Limit: n})
+//	WithMinRelativeScore(f)    → WithDiscovery(discovery.Settings{MinRelativeScore: f})
+//	WithMinRelativeScore(0)    → WithDiscovery(discovery.Settings{MinRelativeScore: discovery.NoScoreCut})
+//	both                       → one WithDiscovery with both fields
+//
+// A zero field now means the default, so a min relative score of 0 (no
+// weak-hit cut) is written discovery.NoScoreCut.
 package compat

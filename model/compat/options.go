@@ -6,8 +6,8 @@ import (
 	"net/http"
 	"net/url"
 
+	"github.com/quiver-go/quiver/discovery"
 	"github.com/quiver-go/quiver/model"
-	"github.com/quiver-go/quiver/model/portable"
 )
 
 // TokenLimitField names the request field that carries Request.MaxTokens.
@@ -45,9 +45,9 @@ type config struct {
 	classModels map[model.ModelClass]string
 	limitField  TokenLimitField
 	maxRetries  int
-	// search are the options of the portable search (WithSearchLimit,
-	// WithMinRelativeScore), validated when New wraps the client.
-	search []portable.Option
+	// search are the ranking settings of the portable search
+	// (WithDiscovery), validated when New wraps the client.
+	search discovery.Settings
 }
 
 // WithBaseURL sets the API root that "chat/completions" is appended to,
@@ -86,19 +86,11 @@ func WithTokenLimitField(f TokenLimitField) Option { return func(c *config) { c.
 // default is 2).
 func WithMaxRetries(n int) Option { return func(c *config) { c.maxRetries = n } }
 
-// WithSearchLimit sets how many tools one portable search returns at most
-// (n > 0; portable.DefaultSearchLimit when not given).
-func WithSearchLimit(n int) Option {
-	return func(c *config) { c.search = append(c.search, portable.WithSearchLimit(n)) }
-}
-
-// WithMinRelativeScore sets the least score, as a fraction (0..1) of the
-// best hit's, for a scored hit to be returned by a portable search
-// (portable.DefaultMinRelativeScore when not given); 0 returns every hit
-// up to the search limit. Name matches are always returned.
-func WithMinRelativeScore(f float64) Option {
-	return func(c *config) { c.search = append(c.search, portable.WithMinRelativeScore(f)) }
-}
+// WithDiscovery sets how portable searches rank (discovery.Settings: the
+// limit of tools per search and the weak-hit cut; the zero value is the
+// defaults). Every adapter that searches takes the same value through an
+// option of the same name.
+func WithDiscovery(s discovery.Settings) Option { return func(c *config) { c.search = s } }
 
 // defaultMaxRetries is the SDK's own default (requestconfig.NewRequestConfig).
 const defaultMaxRetries = 2

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/quiver-go/quiver/discovery"
 	"github.com/quiver-go/quiver/internal/providerfake"
 	"github.com/quiver-go/quiver/model"
 )
@@ -147,13 +148,15 @@ func TestNewValidatesItsOptions(t *testing.T) {
 		"unknown cap field":     {WithBaseURL("http://h/v1"), WithTokenLimitField("max_new_tokens")},
 		"negative retries":      {WithBaseURL("http://h/v1"), WithMaxRetries(-1)},
 		"empty class model":     {WithBaseURL("http://h/v1"), WithClassModel(model.ModelClassSmall, "")},
-		"negative search limit": {WithBaseURL("http://h/v1"), WithSearchLimit(-2)},
-		"zero search limit":     {WithBaseURL("http://h/v1"), WithSearchLimit(0)},
-		"min relative score":    {WithBaseURL("http://h/v1"), WithMinRelativeScore(-0.1)},
+		"negative search limit": {WithBaseURL("http://h/v1"), WithDiscovery(discovery.Settings{Limit: -2})},
+		"min relative score":    {WithBaseURL("http://h/v1"), WithDiscovery(discovery.Settings{MinRelativeScore: -0.1})},
 	} {
 		if _, err := New(opts...); err == nil || !strings.HasPrefix(err.Error(), "compat: ") {
 			t.Errorf("%s: err = %v", name, err)
 		}
+	}
+	if _, err := New(WithBaseURL("http://h/v1"), WithDiscovery(discovery.Settings{})); err != nil {
+		t.Errorf("zero discovery settings are the defaults: %v", err)
 	}
 }
 

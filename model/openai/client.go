@@ -14,7 +14,8 @@ import (
 	"github.com/quiver-go/quiver/model"
 )
 
-// DefaultSearchLimit is how many tools one search answers at most.
+// DefaultSearchLimit is how many tools one search answers at most
+// (discovery.DefaultSearchLimit).
 const DefaultSearchLimit = discovery.DefaultSearchLimit
 
 // Client is a model.Client over the OpenAI Responses API. Build it with New.
@@ -42,9 +43,9 @@ type config struct {
 	maxRetries *int
 	model      string
 	classes    map[model.ModelClass]string
-	// search are the discovery core's options (WithSearchLimit,
-	// WithMinRelativeScore), validated by discovery.New.
-	search []discovery.Option
+	// search are the discovery core's settings (WithDiscovery), validated
+	// by discovery.New.
+	search discovery.Settings
 }
 
 // WithBaseURL sets the API base URL (default https://api.openai.com/v1/, or
@@ -77,19 +78,11 @@ func WithClassModel(class model.ModelClass, id string) Option {
 	}
 }
 
-// WithSearchLimit sets how many tools one search answers at most (n > 0;
-// DefaultSearchLimit when not given).
-func WithSearchLimit(n int) Option {
-	return func(c *config) { c.search = append(c.search, discovery.WithSearchLimit(n)) }
-}
-
-// WithMinRelativeScore sets the least score, as a fraction (0..1) of the
-// best hit's, for a scored hit to be loaded by a search
-// (discovery.DefaultMinRelativeScore when not given); 0 loads every hit up
-// to the search limit. Name matches are always loaded.
-func WithMinRelativeScore(f float64) Option {
-	return func(c *config) { c.search = append(c.search, discovery.WithMinRelativeScore(f)) }
-}
+// WithDiscovery sets how the client-executed tool_search ranks
+// (discovery.Settings: the limit of tools one search loads and the
+// weak-hit cut; the zero value is the defaults). Every adapter that
+// searches takes the same value through an option of the same name.
+func WithDiscovery(s discovery.Settings) Option { return func(c *config) { c.search = s } }
 
 // New returns a Client. Options left unset fall back to the SDK's defaults,
 // which read $OPENAI_API_KEY and $OPENAI_BASE_URL.
@@ -119,7 +112,7 @@ func New(opts ...Option) (*Client, error) {
 			return nil, fmt.Errorf("openai: model class %q maps to an empty model id", class)
 		}
 	}
-	engine, err := discovery.New(cfg.search...)
+	engine, err := discovery.New(cfg.search)
 	if err != nil {
 		return nil, fmt.Errorf("openai: %w", err)
 	}

@@ -105,10 +105,12 @@ func TestToolNamesAreValidatedBeforeAnyRequest(t *testing.T) {
 }
 
 func TestMinRelativeScoreIsValidated(t *testing.T) {
-	if _, err := New(WithMinRelativeScore(1.5)); err == nil {
+	if _, err := New(WithDiscovery(discovery.Settings{MinRelativeScore: 1.5})); err == nil {
 		t.Error("a min relative score above 1 was accepted")
 	}
-	if _, err := New(WithMinRelativeScore(0)); err != nil {
-		t.Error(err)
+	for _, f := range []float64{0, discovery.NoScoreCut, 1} {
+		if _, err := New(WithDiscovery(discovery.Settings{MinRelativeScore: f})); err != nil {
+			t.Errorf("min relative score %v: %v", f, err)
+		}
 	}
 }

@@ -42,8 +42,8 @@
 // fails before anything is sent, with an error naming the pattern.
 //
 // The searches are answered by the discovery core (package discovery), the
-// same for every adapter: one Engine per Client (WithSearchLimit,
-// WithMinRelativeScore) ranks the deferred definitions with their search
+// same for every adapter: one Engine per Client (its discovery.Settings
+// given by WithDiscovery) ranks the deferred definitions with their search
 // documents, cuts the weak hits and keeps the index of a catalog while its
 // fingerprint stays the same. The first request carries the eager
 // functions and one {"type":"tool_search","execution":"client"} tool whose
@@ -116,8 +116,22 @@
 //
 // The options shared with the other adapters have the same names there:
 // WithModel, WithClassModel, WithBaseURL, WithAPIKey, WithHTTPClient,
-// WithMaxRetries, WithSearchLimit and WithMinRelativeScore. A request whose
-// model id cannot be resolved fails with model.ErrNoModel.
+// WithMaxRetries and WithDiscovery (the ranking settings of tool_search,
+// discovery.Settings). A request whose model id cannot be resolved fails
+// with model.ErrNoModel.
+//
+// # Migrating from WithSearchLimit and WithMinRelativeScore
+//
+// The two options became fields of discovery.Settings, given once with
+// WithDiscovery:
+//
+//	WithSearchLimit(n)         → WithDiscovery(discovery.Settings{Limit: n})
+//	WithMinRelativeScore(f)    → WithDiscovery(discovery.Settings{MinRelativeScore: f})
+//	WithMinRelativeScore(0)    → WithDiscovery(discovery.Settings{MinRelativeScore: discovery.NoScoreCut})
+//	both                       → one WithDiscovery with both fields
+//
+// A zero field now means the default, so a min relative score of 0 (no
+// weak-hit cut) is written discovery.NoScoreCut.
 //
 // Provider errors are returned as *APIError, which wraps the SDK's
 // *openai.Error. The adapter returns model.ErrToolSearchUnsupported only

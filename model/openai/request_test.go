@@ -11,6 +11,7 @@ import (
 
 	sdk "github.com/openai/openai-go/v3"
 
+	"github.com/quiver-go/quiver/discovery"
 	"github.com/quiver-go/quiver/internal/providerfake"
 	"github.com/quiver-go/quiver/model"
 )
@@ -201,8 +202,8 @@ func TestSupportsSearchIsNativeOnly(t *testing.T) {
 	}
 }
 
-func TestNewRejectsSearchOptionsOutOfRange(t *testing.T) {
-	for _, o := range []Option{WithSearchLimit(0), WithMinRelativeScore(-1)} {
+func TestNewRejectsDiscoverySettingsOutOfRange(t *testing.T) {
+	for _, o := range []Option{WithDiscovery(discovery.Settings{Limit: -1}), WithDiscovery(discovery.Settings{MinRelativeScore: -0.5})} {
 		if _, err := New(o); err == nil || !strings.HasPrefix(err.Error(), "openai: ") {
 			t.Errorf("err = %v", err)
 		}

@@ -10,40 +10,34 @@ import (
 	"github.com/quiver-go/quiver/model"
 )
 
-// DefaultSearchLimit is how many tools one search returns at most.
+// DefaultSearchLimit is how many tools one search returns at most
+// (discovery.DefaultSearchLimit).
 const DefaultSearchLimit = discovery.DefaultSearchLimit
 
 // DefaultMinRelativeScore is the least score, as a fraction of the best
-// hit's, for a scored hit to be returned and discovered.
+// hit's, for a scored hit to be returned and discovered
+// (discovery.DefaultMinRelativeScore).
 const DefaultMinRelativeScore = discovery.DefaultMinRelativeScore
 
 // Client adds portable tool search to an inner client.
 type Client struct {
-	inner  model.Client
-	search []discovery.Option
-	engine *discovery.Engine
+	inner    model.Client
+	settings discovery.Settings
+	engine   *discovery.Engine
 	// err is the options' error: SupportsSearch and every request in
 	// portable mode return it.
 	err error
 }
 
-// Option configures a Client. The search options have the same names on
-// every adapter that searches (model/openai, model/anthropic,
-// model/compat).
+// Option configures a Client.
 type Option func(*Client)
 
-// WithSearchLimit sets how many tools one search returns at most (n > 0;
-// DefaultSearchLimit when not given).
-func WithSearchLimit(n int) Option {
-	return func(c *Client) { c.search = append(c.search, discovery.WithSearchLimit(n)) }
-}
-
-// WithMinRelativeScore sets the least score, as a fraction (0..1) of the
-// best hit's, for a scored hit to be returned and discovered
-// (DefaultMinRelativeScore when not given); 0 returns every hit up to the
-// search limit. Name matches are always returned.
-func WithMinRelativeScore(f float64) Option {
-	return func(c *Client) { c.search = append(c.search, discovery.WithMinRelativeScore(f)) }
+// WithDiscovery sets how searches rank (discovery.Settings: the limit of
+// tools per search and the weak-hit cut; the zero value is the defaults).
+// Every adapter that searches takes the same value through an option of
+// the same name (model/openai, model/anthropic, model/compat).
+func WithDiscovery(s discovery.Settings) Option {
+	return func(c *Client) { c.settings = s }
 }
 
 // Wrap returns inner with portable search. Requests without deferred tools,
@@ -57,7 +51,7 @@ func Wrap(inner model.Client, opts ...Option) *Client {
 	for _, o := range opts {
 		o(c)
 	}
-	if c.engine, c.err = discovery.New(c.search...); c.err != nil {
+	if c.engine, c.err = discovery.New(c.settings); c.err != nil {
 		c.err = fmt.Errorf("portable: %w", c.err)
 	}
 	return c

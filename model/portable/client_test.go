@@ -225,8 +225,8 @@ func TestWeakMatchesStayUndiscovered(t *testing.T) {
 	if got := run(Wrap(nil)); !slices.Equal(got, []tools.Ident{"ws.startExport"}) {
 		t.Errorf("default threshold discovered %v, want only startExport", got)
 	}
-	if got := run(Wrap(nil, WithMinRelativeScore(0))); len(got) != 2 {
-		t.Errorf("threshold 0 discovered %v, want both tools sharing a term", got)
+	if got := run(Wrap(nil, WithDiscovery(discovery.Settings{MinRelativeScore: discovery.NoScoreCut}))); len(got) != 2 {
+		t.Errorf("no score cut discovered %v, want both tools sharing a term", got)
 	}
 }
 
@@ -317,11 +317,11 @@ func TestSupportsSearchAnswersPortableAndForwardsNative(t *testing.T) {
 	}
 }
 
-func TestSearchOptionsOutOfRangeFailBeforeAnyRequest(t *testing.T) {
+func TestDiscoverySettingsOutOfRangeFailBeforeAnyRequest(t *testing.T) {
 	inner := scripted.New(scripted.Reply("never"))
-	c := Wrap(inner, WithSearchLimit(0), WithMinRelativeScore(2))
+	c := Wrap(inner, WithDiscovery(discovery.Settings{Limit: -1, MinRelativeScore: 2}))
 	err := c.SupportsSearch(model.SearchSettings{Mode: model.SearchPortable})
-	for _, want := range []string{"search limit 0 must be positive", "min relative score 2 must be between 0 and 1"} {
+	for _, want := range []string{"search limit -1 must be positive", "min relative score 2 must be between 0 and 1"} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("SupportsSearch: err = %v, want %q", err, want)
 		}
@@ -336,7 +336,7 @@ func TestSearchOptionsOutOfRangeFailBeforeAnyRequest(t *testing.T) {
 
 func TestSearchLimitCapsTheToolsOneSearchReturns(t *testing.T) {
 	inner := scripted.New(scripted.Call("search_tools", `{"query":"table"}`), scripted.Reply("ok"))
-	resp, err := Wrap(inner, WithSearchLimit(1), WithMinRelativeScore(0)).Complete(context.Background(), workspaceRequest())
+	resp, err := Wrap(inner, WithDiscovery(discovery.Settings{Limit: 1, MinRelativeScore: discovery.NoScoreCut})).Complete(context.Background(), workspaceRequest())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,8 +16,21 @@
 // opts in with both, the wrapper and the mode. Client.SupportsSearch
 // (model.SearchCapable) accepts portable mode and forwards native mode to
 // the wrapped client, so the runtime refuses, before any request, an agent
-// whose deferred tools nothing would search. WithSearchLimit and
-// WithMinRelativeScore have the same names on every adapter that searches;
-// values out of range are reported by SupportsSearch and by every
-// portable request.
+// whose deferred tools nothing would search. WithDiscovery takes the
+// ranking settings (discovery.Settings), through an option of the same
+// name on every adapter that searches; values out of range are reported by
+// SupportsSearch and by every portable request.
+//
+// # Migrating from WithSearchLimit and WithMinRelativeScore
+//
+// The two options became fields of discovery.Settings, given once with
+// WithDiscovery:
+//
+//	WithSearchLimit(n)         → WithDiscovery(discovery.Settings{Limit: n})
+//	WithMinRelativeScore(f)    → WithDiscovery(discovery.Settings{MinRelativeScore: f})
+//	WithMinRelativeScore(0)    → WithDiscovery(discovery.Settings{MinRelativeScore: discovery.NoScoreCut})
+//	both                       → one WithDiscovery with both fields
+//
+// A zero field now means the default, so a min relative score of 0 (no
+// weak-hit cut) is written discovery.NoScoreCut.
 package portable

@@ -58,7 +58,7 @@ func New(ctx context.Context, cfg Config) (*Service, error) {
 		return nil, err
 	}
 	// The API caps a search's limit at 100; each search cuts to its own.
-	eng, err := discovery.New(discovery.WithSearchLimit(100))
+	eng, err := discovery.New(discovery.Settings{Limit: 100})
 	if err != nil {
 		return nil, err
 	}

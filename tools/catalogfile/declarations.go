@@ -18,12 +18,12 @@ const DefaultToolset = "catalog"
 // Ident returns the ident of t when the names without a dot belong to
 // toolset: a name with a dot is an ident already ("workspace.openTable":
 // tool openTable of toolset workspace, split at the last dot); any other
-// is toolset + "." + name. The ident is not validated.
+// is tools.JoinIdent(toolset, name). The ident is not validated.
 func (t Tool) Ident(toolset string) tools.Ident {
 	if strings.Contains(t.Name, ".") {
 		return tools.Ident(t.Name)
 	}
-	return tools.Ident(toolset + "." + t.Name)
+	return tools.JoinIdent(toolset, t.Name)
 }
 
 // Declarations returns the runtime declarations of c's tools, in file

@@ -77,7 +77,7 @@ func compile(decl ToolDeclaration, index bool) (tools.ToolSpec, error) {
 	id, err := tools.NewIdent(decl.Toolset, decl.Name)
 	if err != nil {
 		ps.add(err)
-		id = tools.Ident(decl.Toolset + "." + decl.Name)
+		id = tools.JoinIdent(decl.Toolset, decl.Name)
 	}
 	spec := tools.ToolSpec{
 		Name:        id,
@@ -134,7 +134,7 @@ func compile(decl ToolDeclaration, index bool) (tools.ToolSpec, error) {
 		}
 	}
 	if len(ps) > 0 {
-		return tools.ToolSpec{}, &DeclarationError{Tool: decl.Toolset + "." + decl.Name, Problems: ps}
+		return tools.ToolSpec{}, &DeclarationError{Tool: string(id), Problems: ps}
 	}
 	return spec, nil
 }

@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/gowebpki/jcs"
+
+	"github.com/quiver-go/quiver/tools"
 )
 
 // FingerprintPrefix starts every fingerprint.
@@ -69,7 +71,7 @@ func Fingerprint(ts ToolsetDeclaration) (string, error) {
 func FingerprintTool(d ToolDeclaration) (string, error) {
 	fp, err := fingerprint(d)
 	if err != nil {
-		return "", fmt.Errorf("contract: fingerprint tool %q: %w", d.Toolset+"."+d.Name, err)
+		return "", fmt.Errorf("contract: fingerprint tool %q: %w", tools.JoinIdent(d.Toolset, d.Name), err)
 	}
 	return fp, nil
 }
