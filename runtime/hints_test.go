@@ -38,7 +38,7 @@ func hintResultTemplate(tmpl string) specOption {
 
 // hintInToolset moves a fixture spec to another toolset.
 func hintInToolset(toolset string) specOption {
-	return func(s *tools.ToolSpec) { s.Name = tools.Ident(toolset + "." + s.Name.Tool()) }
+	return func(s *tools.ToolSpec) { s.Name = tools.JoinIdent(toolset, s.Name.Tool()) }
 }
 
 // hintTypedFixture is a fixture whose agent uses the toolset "typed",

@@ -8,29 +8,15 @@ import (
 	"testing"
 )
 
-// pipelineFolders are being rewritten by the tool-call pipeline work: the
-// guards below check them in a subtest of their own, skipped until that
-// work lands and removes the skip.
-var pipelineFolders = []string{"runtime/", "mcp/"}
-
-// inPipeline reports whether f is under one of pipelineFolders.
-func inPipeline(f sourceFile) bool {
-	return slices.ContainsFunc(pipelineFolders, func(dir string) bool { return strings.HasPrefix(f.Path, dir) })
-}
-
-// splitPipeline returns the files outside pipelineFolders and those in
-// them, leaving out the files named in except.
-func splitPipeline(files []sourceFile, except ...string) (rest, pipeline []sourceFile) {
+// except returns files without those named.
+func except(files []sourceFile, paths ...string) []sourceFile {
+	var out []sourceFile
 	for _, f := range files {
-		switch {
-		case slices.Contains(except, f.Path):
-		case inPipeline(f):
-			pipeline = append(pipeline, f)
-		default:
-			rest = append(rest, f)
+		if !slices.Contains(paths, f.Path) {
+			out = append(out, f)
 		}
 	}
-	return rest, pipeline
+	return out
 }
 
 // refuse fails t, naming every file where re matches, with fix saying
@@ -68,12 +54,7 @@ var stringComparator = regexp.MustCompile(`(?m)^func (\([^)]*\) )?compare\w*\(\w
 // standard library.
 func TestNoHandWrittenStringComparators(t *testing.T) {
 	const fix = "use strings.Compare (or cmp.Compare for string types such as tools.Ident)"
-	rest, pipeline := splitPipeline(handWritten(t))
-	refuse(t, rest, stringComparator, fix)
-	t.Run("runtime_and_mcp", func(t *testing.T) {
-		t.Skip("until the tool-call pipeline lands")
-		refuse(t, pipeline, stringComparator, fix)
-	})
+	refuse(t, handWritten(t), stringComparator, fix)
 }
 
 // concatenatedIdent converts a "<toolset>" + "." + "<tool>" concatenation
@@ -85,12 +66,7 @@ var concatenatedIdent = regexp.MustCompile(`\b(Ident|ParseIdent)\((fmt\.Sprintf\
 func TestIdentsNotConcatenated(t *testing.T) {
 	const fix = `build the ident with tools.NewIdent(toolset, tool), or tools.JoinIdent(toolset, tool) where the parts need no validation`
 	// This file is left out too: its pattern tests quote what is refused.
-	rest, pipeline := splitPipeline(handWritten(t), "tools/ident.go", "internal/sourceguard/settings_test.go")
-	refuse(t, rest, concatenatedIdent, fix)
-	t.Run("runtime_and_mcp", func(t *testing.T) {
-		t.Skip("until the tool-call pipeline lands")
-		refuse(t, pipeline, concatenatedIdent, fix)
-	})
+	refuse(t, except(handWritten(t), "tools/ident.go", "internal/sourceguard/settings_test.go"), concatenatedIdent, fix)
 }
 
 // tierOrder spells the order of the exposure tiers by hand: a switch
@@ -104,12 +80,7 @@ var tierOrder = regexp.MustCompile(`case (tools\.)?Exposure(ReadOnly|Staging|Ful
 // tools/annotations.go (Exposure.Rank, Exposure.Covers).
 func TestTierOrderOnlyInTools(t *testing.T) {
 	const fix = "ask the tier: tools.Exposure.Rank (0 for non-tiers) or tools.Exposure.Covers"
-	rest, pipeline := splitPipeline(productFiles(t), "tools/annotations.go")
-	refuse(t, rest, tierOrder, fix)
-	t.Run("runtime_and_mcp", func(t *testing.T) {
-		t.Skip("until the tool-call pipeline lands")
-		refuse(t, pipeline, tierOrder, fix)
-	})
+	refuse(t, except(productFiles(t), "tools/annotations.go"), tierOrder, fix)
 }
 
 // TestSettingsGuardsSeeTheirPatterns keeps the patterns above honest: each
