@@ -5,7 +5,9 @@
 // a consumer's conditional read of its sources through its federation
 // globs; and Serve, the provider SDK that publishes a toolset's full
 // ToolSchemas(), keeps its lease, runs the calls routed to it and drains
-// gracefully. The service itself is registry/server, its
+// gracefully; an executor's failure crosses to the consumer with its
+// message and, when its error is FailureKinded, its kind and recovery
+// (FeatureFailureKind). The service itself is registry/server, its
 // stores registry/store; the API is designed in registry/design (`go
 // generate ./registry/...` regenerates registry/gen). docs/registry.md is
 // the operator's and the caller's guide.

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	gen "github.com/quiver-go/quiver/registry/gen/registry"
@@ -52,7 +53,8 @@ type Call struct {
 func (c Call) Ident() tools.Ident { return tools.JoinIdent(c.Toolset, c.Tool) }
 
 // Executor runs the calls a provider receives. An error is the tool's
-// failure: its message is what the consumer reads.
+// failure: its message is what the consumer reads, and a FailureKinded
+// error also gives the failure's kind and recovery.
 type Executor interface {
 	Execute(ctx context.Context, call Call) (json.RawMessage, error)
 }
@@ -185,8 +187,11 @@ func (p *provider) session(ctx context.Context, reg *gen.Registration) (done boo
 	drained := make(chan struct{})
 	var drainOnce sync.Once
 	markDrained := func() { drainOnce.Do(func() { close(drained) }) }
-	go p.renew(sctx, leaseID, time.Duration(reg.TTLMs)*time.Millisecond, markLost)
-	go p.receive(sctx, leaseID, markLost, markDrained)
+	// The wire features of the node, as its latest lease answer lists them.
+	features := new(atomic.Pointer[[]string])
+	features.Store(&reg.Features)
+	go p.renew(sctx, leaseID, time.Duration(reg.TTLMs)*time.Millisecond, markLost, features)
+	go p.receive(sctx, leaseID, markLost, markDrained, features)
 	select {
 	case <-ctx.Done():
 		p.drain(leaseID, true)
@@ -202,7 +207,7 @@ func (p *provider) session(ctx context.Context, reg *gen.Registration) (done boo
 // receive reads the stream, reconnecting when it breaks, until sctx ends
 // or the lease is lost. A drain frame is reported to drained, and reading
 // goes on: a call the registry published just before it must still run.
-func (p *provider) receive(sctx context.Context, leaseID string, lost, drained func()) {
+func (p *provider) receive(sctx context.Context, leaseID string, lost, drained func(), features *atomic.Pointer[[]string]) {
 	backoff := newBackoff()
 	for sctx.Err() == nil {
 		stream, err := p.c.Calls(sctx, &gen.CallsPayload{LeaseID: leaseID})
@@ -229,7 +234,7 @@ func (p *provider) receive(sctx context.Context, leaseID string, lost, drained f
 			switch f.Type {
 			case "call":
 				p.inHand.add()
-				go p.handle(sctx, leaseID, f)
+				go p.handle(sctx, leaseID, f, *features.Load())
 			case "drain":
 				drained()
 			}
@@ -238,8 +243,10 @@ func (p *provider) receive(sctx context.Context, leaseID string, lost, drained f
 }
 
 // handle executes one call and posts its outcome until the registry
-// records it (or the lease ends: the registry settles it then).
-func (p *provider) handle(sctx context.Context, leaseID string, f *gen.CallFrame) {
+// records it (or the lease ends: the registry settles it then). features
+// are the node's wire features when the call arrived: a failure's kind and
+// recovery are posted only to a node that takes them.
+func (p *provider) handle(sctx context.Context, leaseID string, f *gen.CallFrame, features []string) {
 	defer p.inHand.done()
 	call := Call{ID: deref(f.CallID), Toolset: deref(f.Toolset), Tool: deref(f.Tool), RunID: deref(f.RunID)}
 	if raw, ok := f.Payload.(json.RawMessage); ok {
@@ -261,6 +268,10 @@ func (p *provider) handle(sctx context.Context, leaseID string, f *gen.CallFrame
 	if err != nil {
 		msg := err.Error()
 		post.Error = &msg
+		if failurePost(post, err, features) {
+			p.log.Warn("registry: the executor's failure kind or recovery is not one the wire carries; posting the error without it",
+				"call", call.ID, "err", err)
+		}
 	} else {
 		if len(res) == 0 {
 			res = json.RawMessage("null")
@@ -279,6 +290,16 @@ func (p *provider) handle(sctx context.Context, leaseID string, f *gen.CallFrame
 				return
 			}
 		case ErrUnavailable:
+		case ErrBadRequest:
+			if post.ErrorKind != nil || post.ErrorRecovery != nil {
+				// A node of an earlier version behind the same address
+				// refuses the fields it does not know: the outcome
+				// matters more than its kind.
+				p.log.Warn("registry: the node refused the failure's kind; posting the error without it", "call", call.ID, "err", err)
+				post.ErrorKind, post.ErrorRecovery = nil, nil
+				continue
+			}
+			fallthrough
 		default:
 			p.log.Error("registry: outcome refused", "call", call.ID, "err", err)
 			return
@@ -311,8 +332,9 @@ func (p *provider) drain(leaseID string, askRegistry bool) {
 // renew keeps the lease alive, a third of its TTL at a time; a renewal
 // that fails (the registry is unreachable) is retried at once with backoff,
 // so an outage shorter than the TTL costs no lease. It calls lost when the
-// registry says the lease ended.
-func (p *provider) renew(ctx context.Context, leaseID string, ttl time.Duration, lost func()) {
+// registry says the lease ended, and keeps in features the wire features
+// each renewal lists.
+func (p *provider) renew(ctx context.Context, leaseID string, ttl time.Duration, lost func(), features *atomic.Pointer[[]string]) {
 	if ttl <= 0 {
 		ttl = 15 * time.Second
 	}
@@ -329,8 +351,10 @@ func (p *provider) renew(ctx context.Context, leaseID string, ttl time.Duration,
 		case <-wait.C:
 		}
 		for {
-			_, err := p.c.Renew(ctx, &gen.RenewPayload{LeaseID: leaseID})
+			l, err := p.c.Renew(ctx, &gen.RenewPayload{LeaseID: leaseID})
 			if err == nil {
+				// The node that answered may run another version.
+				features.Store(&l.Features)
 				backoff.reset()
 				break
 			}

@@ -122,13 +122,15 @@ func providerMethods() {
 	})
 
 	Method("post_result", func() {
-		Description("Post the outcome of a call handed to this lease. Posting again returns the outcome recorded first.")
+		Description("Post the outcome of a call handed to this lease: its result, or its error message with, optionally, the failure's kind (error_kind) and recovery advice (error_recovery), which cross the registry to the consumer unchanged. Post error_kind and error_recovery only to a node whose lease lists the failure_kind feature; an older node refuses them as unknown fields. Display hints and server data are not carried: the consumer renders hints from its own copy of the contract, and server data stays with the provider. Posting again returns the outcome recorded first.")
 		Payload(func() {
 			keyAttribute()
 			Attribute("call_id", String, "The call.")
 			Attribute("lease_id", String, "The lease the call was handed to.")
 			Attribute("result", Any, "The tool's result, when it succeeded.")
 			Attribute("error", String, "The tool's error message, when it failed.")
+			errorKindAttribute("Posted only with error; with result it is a bad_request.")
+			errorRecoveryAttribute("Posted only with error; with result it is a bad_request.")
 			Required("call_id", "lease_id")
 		})
 		Result(CallRecord)

@@ -9,6 +9,26 @@ func keyAttribute() {
 	APIKey("api_key", "key", String, "The caller's API key.")
 }
 
+// featureFailureKind is the wire feature of a node that takes a failure's
+// kind and recovery in post_result and returns them in call records and
+// outcomes (registry.FeatureFailureKind names it for Go callers).
+const featureFailureKind = "failure_kind"
+
+// errorKindAttribute adds a failed call's kind; more says when it is there.
+func errorKindAttribute(more string) {
+	Attribute("error_kind", String, "The failure's kind, e.g. tool_error, invalid_payload, tool_unavailable, or a kind the toolset defines: what the provider's executor said its failure was, carried to the consumer unchanged (absent: the consumer reads tool_error). "+more, func() {
+		Pattern("^[a-z][a-z0-9_]{0,63}$")
+	})
+}
+
+// errorRecoveryAttribute adds what a failed call asks of the model; more
+// says when it is there.
+func errorRecoveryAttribute(more string) {
+	Attribute("error_recovery", String, "What the failure asks of the model: correct_call (fix the arguments and call again), replan (plan again without this tool), finish (stop and answer). Absent: the consumer decides. "+more, func() {
+		Enum("correct_call", "replan", "finish")
+	})
+}
+
 var Lease = Type("Lease", func() {
 	Description("A provider instance's lease on a registration.")
 	Attribute("lease_id", String, "The lease; renew it before it expires.")
@@ -19,6 +39,7 @@ var Lease = Type("Lease", func() {
 	})
 	Attribute("ttl_ms", Int64, "How long the lease lasts without renewal, in milliseconds.")
 	Attribute("expires_at", String, "When the lease ends unless renewed (RFC 3339, registry clock).", func() { Format(FormatDateTime) })
+	Attribute("features", ArrayOf(String), "The wire features the node that answered accepts, beyond the API's first version: "+featureFailureKind+" (post_result takes error_kind and error_recovery). A provider sends a feature's fields only when its lease lists the feature; absent (an older node): none. A name the provider does not know is ignored.")
 	Required("lease_id", "toolset", "token", "state", "ttl_ms", "expires_at")
 })
 
@@ -91,13 +112,15 @@ var SearchHit = Type("SearchHit", func() {
 })
 
 var CallOutcome = Type("CallOutcome", func() {
-	Description("A call's recorded outcome.")
+	Description("A call's recorded outcome. What crosses the registry from the provider: the result, or the error message with the failure's kind and recovery. Not carried: display hints (the consumer renders them from its own copy of the contract) and server data (it stays with the provider).")
 	Attribute("call_id", String, "The call's id.")
 	Attribute("outcome", String, "ok: the provider returned a result; tool_error: the provider's tool failed (error says why).", func() {
 		Enum("ok", "tool_error")
 	})
 	Attribute("result", Any, "The tool's result (ok).")
 	Attribute("error", String, "The tool's error message (tool_error).")
+	errorKindAttribute("Only with tool_error, when the provider posted one.")
+	errorRecoveryAttribute("Only with tool_error, when the provider posted one.")
 	Required("call_id", "outcome")
 })
 
@@ -114,7 +137,9 @@ var CallRecord = Type("CallRecord", func() {
 	Attribute("outcome", String, "The outcome once settled: ok, tool_error, call_not_admitted, outcome_unknown.")
 	Attribute("lease_id", String, "The provider lease it was published to.")
 	Attribute("error", String, "The error message of a settled call that did not succeed.")
+	errorKindAttribute("Only with outcome tool_error, when the provider posted one; kept after the result retention, like the outcome.")
+	errorRecoveryAttribute("Only with outcome tool_error, when the provider posted one; kept after the result retention, like the outcome.")
 	Attribute("result", Any, "The result of an ok call.")
-	Attribute("result_expired", Boolean, "true when the call's result and error message were forgotten after the registry's result retention (its outcome remains).")
+	Attribute("result_expired", Boolean, "true when the call's result and error message were forgotten after the registry's result retention (its outcome, error_kind and error_recovery remain).")
 	Required("call_id", "toolset", "tool", "token", "state")
 })

@@ -194,7 +194,8 @@ func outcome(c store.Call) (*gen.CallOutcome, error) {
 		return &gen.CallOutcome{CallID: c.ID, Outcome: "ok", Result: rawJSON(c.Result)}, nil
 	case store.OutcomeToolError:
 		msg := c.Error
-		return &gen.CallOutcome{CallID: c.ID, Outcome: "tool_error", Error: &msg}, nil
+		return &gen.CallOutcome{CallID: c.ID, Outcome: "tool_error", Error: &msg,
+			ErrorKind: optString(c.ErrorKind), ErrorRecovery: optString(c.ErrorRecovery)}, nil
 	case store.OutcomeCallNotAdmitted:
 		return nil, gen.MakeCallNotAdmitted(fmt.Errorf("call %q did not run: %s", c.ID, c.Error))
 	default:
@@ -202,7 +203,9 @@ func outcome(c store.Call) (*gen.CallOutcome, error) {
 	}
 }
 
-// PostResult records a call's outcome from the provider it was handed to.
+// PostResult records a call's outcome from the provider it was handed to:
+// a result, or an error message with, optionally, the failure's kind and
+// recovery (Goa checked their form), which only an error may carry.
 func (s *Service) PostResult(ctx context.Context, p *gen.PostResultPayload) (*gen.CallRecord, error) {
 	lease, err := s.ownLease(ctx, p.LeaseID)
 	if err != nil {
@@ -226,8 +229,13 @@ func (s *Service) PostResult(ctx context.Context, p *gen.PostResultPayload) (*ge
 	switch {
 	case p.Error != nil && p.Result != nil:
 		return nil, gen.MakeBadRequest(errors.New("post either result or error, not both"))
+	case p.Error == nil && p.ErrorKind != nil:
+		return nil, gen.MakeBadRequest(errors.New("error_kind is posted only with error, the failure it classifies: drop error_kind from a result, or post the error message with it"))
+	case p.Error == nil && p.ErrorRecovery != nil:
+		return nil, gen.MakeBadRequest(errors.New("error_recovery is posted only with error, the failure it advises on: drop error_recovery from a result, or post the error message with it"))
 	case p.Error != nil:
 		set.Outcome, set.Error = store.OutcomeToolError, *p.Error
+		set.ErrorKind, set.ErrorRecovery = deref(p.ErrorKind), deref(p.ErrorRecovery)
 	default:
 		raw, err := rawAny(p.Result)
 		if err != nil {
@@ -265,13 +273,9 @@ func (s *Service) GetCall(ctx context.Context, p *gen.GetCallPayload) (*gen.Call
 
 func record(c store.Call) *gen.CallRecord {
 	r := &gen.CallRecord{CallID: c.ID, Toolset: c.Toolset, Tool: c.Tool, Token: c.Token, State: string(c.State)}
-	opt := func(s string) *string {
-		if s == "" {
-			return nil
-		}
-		return &s
-	}
+	opt := optString
 	r.RunID, r.LeaseID, r.Outcome, r.Error = opt(c.RunID), opt(c.LeaseID), opt(string(c.Outcome)), opt(c.Error)
+	r.ErrorKind, r.ErrorRecovery = opt(c.ErrorKind), opt(c.ErrorRecovery)
 	if c.ResultForgotten {
 		expired := true
 		r.ResultExpired = &expired

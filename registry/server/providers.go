@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/quiver-go/quiver/registry"
 	gen "github.com/quiver-go/quiver/registry/gen/registry"
 	"github.com/quiver-go/quiver/registry/store"
 	"github.com/quiver-go/quiver/tools/contract"
@@ -89,7 +90,7 @@ func (s *Service) Register(ctx context.Context, p *gen.RegisterPayload) (*gen.Re
 	l := leaseResult(res.Lease)
 	return &gen.Registration{
 		LeaseID: l.LeaseID, Toolset: l.Toolset, Token: l.Token, State: l.State, TTLMs: l.TTLMs, ExpiresAt: l.ExpiresAt,
-		Fingerprint: fp, Revision: p.Revision, CatalogRevision: int64(s.current().revision),
+		Features: l.Features, Fingerprint: fp, Revision: p.Revision, CatalogRevision: int64(s.current().revision),
 	}, nil
 }
 
@@ -255,9 +256,18 @@ func (s *Service) finishStream(c *conn) {
 	}
 }
 
+// leaseResult is a lease as the API answers it, with the node's wire
+// features.
 func leaseResult(l store.Lease) *gen.Lease {
 	return &gen.Lease{
 		LeaseID: l.ID, Toolset: l.Toolset, Token: l.Token, State: string(l.State),
 		TTLMs: l.TTL.Milliseconds(), ExpiresAt: l.ExpiresAt.UTC().Format(time.RFC3339Nano),
+		Features: wireFeatures(),
 	}
 }
+
+// wireFeatures are the wire features a node of this version accepts,
+// beyond the API's first version, as every lease it answers with lists
+// them: registry.FeatureFailureKind (post_result takes a failure's kind
+// and recovery).
+func wireFeatures() []string { return []string{registry.FeatureFailureKind} }

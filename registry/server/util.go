@@ -18,3 +18,19 @@ func rawAny(v any) ([]byte, error) {
 		return json.Marshal(v)
 	}
 }
+
+// optString is s as an optional attribute: nil when empty.
+func optString(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+// deref is an optional attribute's value, "" when absent.
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}

@@ -120,7 +120,11 @@ type Store interface {
 	// ForgetSettled forgets what settled calls carried and keeps their
 	// records (state, outcome, digest) until PurgeSettled: the result and
 	// error message of calls settled before results (ResultForgotten), the
-	// payload of calls settled before payloads (PayloadForgotten). A zero
+	// payload of calls settled before payloads (PayloadForgotten). A
+	// failure's ErrorKind and ErrorRecovery are kept with the outcome: they
+	// classify the failure in the toolset's vocabulary (an identifier, an
+	// enum) and hold none of the data a payload, result or message may, which
+	// is what the result retention bounds. A zero
 	// time forgets nothing of its kind. It is incremental: each kind
 	// resumes after the last call it forgot, so a pass costs the calls
 	// settled since the previous one. It returns how many records changed.
@@ -287,8 +291,18 @@ type Call struct {
 	Result json.RawMessage `json:"result,omitempty"`
 	// Error says why a settled call did not succeed.
 	Error string `json:"error,omitempty"`
+	// ErrorKind is the kind of a settled call's failure as its provider
+	// posted it (tool_error, invalid_payload, a kind the toolset defines);
+	// empty when none was posted. Kept for outcomes other than OutcomeOK,
+	// like Error.
+	ErrorKind string `json:"error_kind,omitempty"`
+	// ErrorRecovery is what the failure asks of the model as its provider
+	// posted it (correct_call, replan, finish); empty when none was posted.
+	// Kept for outcomes other than OutcomeOK, like Error.
+	ErrorRecovery string `json:"error_recovery,omitempty"`
 	// ResultForgotten: the settled call's result and error message were
-	// forgotten (ForgetSettled); its outcome remains.
+	// forgotten (ForgetSettled); its outcome, ErrorKind and ErrorRecovery
+	// remain.
 	ResultForgotten bool `json:"result_forgotten,omitempty"`
 	// PayloadForgotten: the payload was forgotten; its digest remains, so
 	// a retry is still matched against it.
@@ -306,4 +320,9 @@ type Settlement struct {
 	Outcome Outcome
 	Result  json.RawMessage
 	Error   string
+	// ErrorKind and ErrorRecovery are the failure's kind and recovery as
+	// the provider posted them (Call.ErrorKind, Call.ErrorRecovery); the
+	// store keeps them for outcomes other than OutcomeOK, like Error.
+	ErrorKind     string `json:"error_kind,omitempty"`
+	ErrorRecovery string `json:"error_recovery,omitempty"`
 }

@@ -34,8 +34,14 @@ type Service interface {
 	// The provider's call stream (server-sent events): each call frame is a call
 	// handed to this lease; post its result with post_result.
 	Calls(context.Context, *CallsPayload, CallsServerStream) (err error)
-	// Post the outcome of a call handed to this lease. Posting again returns the
-	// outcome recorded first.
+	// Post the outcome of a call handed to this lease: its result, or its error
+	// message with, optionally, the failure's kind (error_kind) and recovery
+	// advice (error_recovery), which cross the registry to the consumer unchanged.
+	// Post error_kind and error_recovery only to a node whose lease lists the
+	// failure_kind feature; an older node refuses them as unknown fields. Display
+	// hints and server data are not carried: the consumer renders hints from its
+	// own copy of the contract, and server data stays with the provider. Posting
+	// again returns the outcome recorded first.
 	PostResult(context.Context, *PostResultPayload) (res *CallRecord, err error)
 	// List the catalog, optionally only toolsets carrying every given tag. With
 	// If-None-Match naming the current catalog revision the answer is 304 Not
@@ -143,6 +149,16 @@ type CallOutcome struct {
 	Result any
 	// The tool's error message (tool_error).
 	Error *string
+	// The failure's kind, e.g. tool_error, invalid_payload, tool_unavailable, or a
+	// kind the toolset defines: what the provider's executor said its failure was,
+	// carried to the consumer unchanged (absent: the consumer reads tool_error).
+	// Only with tool_error, when the provider posted one.
+	ErrorKind *string
+	// What the failure asks of the model: correct_call (fix the arguments and call
+	// again), replan (plan again without this tool), finish (stop and answer).
+	// Absent: the consumer decides. Only with tool_error, when the provider posted
+	// one.
+	ErrorRecovery *string
 }
 
 // CallRecord is the result type of the registry service post_result method.
@@ -166,10 +182,22 @@ type CallRecord struct {
 	LeaseID *string
 	// The error message of a settled call that did not succeed.
 	Error *string
+	// The failure's kind, e.g. tool_error, invalid_payload, tool_unavailable, or a
+	// kind the toolset defines: what the provider's executor said its failure was,
+	// carried to the consumer unchanged (absent: the consumer reads tool_error).
+	// Only with outcome tool_error, when the provider posted one; kept after the
+	// result retention, like the outcome.
+	ErrorKind *string
+	// What the failure asks of the model: correct_call (fix the arguments and call
+	// again), replan (plan again without this tool), finish (stop and answer).
+	// Absent: the consumer decides. Only with outcome tool_error, when the
+	// provider posted one; kept after the result retention, like the outcome.
+	ErrorRecovery *string
 	// The result of an ok call.
 	Result any
 	// true when the call's result and error message were forgotten after the
-	// registry's result retention (its outcome remains).
+	// registry's result retention (its outcome, error_kind and error_recovery
+	// remain).
 	ResultExpired *bool
 }
 
@@ -286,6 +314,11 @@ type Lease struct {
 	TTLMs int64
 	// When the lease ends unless renewed (RFC 3339, registry clock).
 	ExpiresAt string
+	// The wire features the node that answered accepts, beyond the API's first
+	// version: failure_kind (post_result takes error_kind and error_recovery). A
+	// provider sends a feature's fields only when its lease lists the feature;
+	// absent (an older node): none. A name the provider does not know is ignored.
+	Features []string
 }
 
 // ListToolsetsPayload is the payload type of the registry service
@@ -325,6 +358,16 @@ type PostResultPayload struct {
 	Result any
 	// The tool's error message, when it failed.
 	Error *string
+	// The failure's kind, e.g. tool_error, invalid_payload, tool_unavailable, or a
+	// kind the toolset defines: what the provider's executor said its failure was,
+	// carried to the consumer unchanged (absent: the consumer reads tool_error).
+	// Posted only with error; with result it is a bad_request.
+	ErrorKind *string
+	// What the failure asks of the model: correct_call (fix the arguments and call
+	// again), replan (plan again without this tool), finish (stop and answer).
+	// Absent: the consumer decides. Posted only with error; with result it is a
+	// bad_request.
+	ErrorRecovery *string
 }
 
 // RegisterPayload is the payload type of the registry service register method.
@@ -373,6 +416,11 @@ type Registration struct {
 	TTLMs int64
 	// When the lease ends unless renewed (RFC 3339, registry clock).
 	ExpiresAt string
+	// The wire features the node that answered accepts, beyond the API's first
+	// version: failure_kind (post_result takes error_kind and error_recovery). A
+	// provider sends a feature's fields only when its lease lists the feature;
+	// absent (an older node): none. A name the provider does not know is ignored.
+	Features []string
 }
 
 // ReleasePayload is the payload type of the registry service release method.

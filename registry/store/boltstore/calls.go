@@ -51,7 +51,7 @@ func (t *txn) accept(call store.Call, assignTo string) (store.Call, bool, error)
 	}
 	rec := call
 	rec.State = store.CallAccepted
-	rec.LeaseID, rec.Outcome, rec.Result, rec.Error = "", "", nil, ""
+	rec.LeaseID, rec.Outcome, rec.Result, rec.Error, rec.ErrorKind, rec.ErrorRecovery = "", "", nil, "", "", ""
 	rec.PublishedAt, rec.SettledAt = time.Time{}, time.Time{}
 	if rec.AcceptedAt.IsZero() {
 		rec.AcceptedAt = t.now
@@ -95,8 +95,8 @@ func (s *Store) PublishCall(ctx context.Context, callID, leaseID string) (store.
 		}
 		if !ok || active.Token != c.Token {
 			out = c
-			return t.settle(&out, store.OutcomeCallNotAdmitted, nil,
-				"the call's registration of toolset "+c.Toolset+" is no longer active", nil)
+			return t.settle(&out, store.Settlement{Outcome: store.OutcomeCallNotAdmitted,
+				Error: "the call's registration of toolset " + c.Toolset + " is no longer active"}, nil)
 		}
 		l, ok, err := t.lease(leaseID)
 		if err != nil {
@@ -116,7 +116,8 @@ func (s *Store) PublishCall(ctx context.Context, callID, leaseID string) (store.
 }
 
 // SettleCall implements [store.Store]. The store keeps Result for
-// OutcomeOK only and Error for the other outcomes.
+// OutcomeOK only, and Error, ErrorKind and ErrorRecovery for the other
+// outcomes.
 func (s *Store) SettleCall(ctx context.Context, st store.Settlement) (store.Call, error) {
 	switch st.Outcome {
 	case store.OutcomeOK, store.OutcomeToolError, store.OutcomeCallNotAdmitted, store.OutcomeUnknown:
@@ -148,7 +149,7 @@ func (s *Store) SettleCall(ctx context.Context, st store.Settlement) (store.Call
 			st.Outcome == store.OutcomeUnknown && c.State != store.CallPublished:
 			return nil
 		}
-		return t.settle(&out, st.Outcome, st.Result, st.Error, nil)
+		return t.settle(&out, st, nil)
 	})
 	if err != nil {
 		return store.Call{}, err

@@ -46,6 +46,8 @@ func (s *Store) ForgetSettled(ctx context.Context, results, payloads time.Time) 
 			before time.Time
 			forget func(c *store.Call)
 		}{
+			// A failure's kind and recovery stay, with its outcome (see
+			// store.Store.ForgetSettled).
 			{keyForgotResults, results, func(c *store.Call) { c.Result, c.Error, c.ResultForgotten = nil, "", true }},
 			{keyForgotPayloads, payloads, func(c *store.Call) { c.Payload, c.PayloadForgotten = nil, true }},
 		} {

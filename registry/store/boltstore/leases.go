@@ -99,7 +99,7 @@ func (t *txn) endLease(id, why string, fx *store.Effects) error {
 			continue
 		}
 		msg := fmt.Sprintf("lease %s %s before the call's outcome was posted", id, why)
-		if err := t.settle(&c, store.OutcomeUnknown, nil, msg, fx); err != nil {
+		if err := t.settle(&c, store.Settlement{Outcome: store.OutcomeUnknown, Error: msg}, fx); err != nil {
 			return err
 		}
 	}
@@ -159,7 +159,7 @@ func (t *txn) replace(toolset string, next store.Registration, fx *store.Effects
 	}
 	msg := fmt.Sprintf("toolset %s was replaced by revision %s before the call was handed to a provider", toolset, next.Revision)
 	for i := range stale {
-		if err := t.settle(&stale[i], store.OutcomeCallNotAdmitted, nil, msg, fx); err != nil {
+		if err := t.settle(&stale[i], store.Settlement{Outcome: store.OutcomeCallNotAdmitted, Error: msg}, fx); err != nil {
 			return err
 		}
 	}

@@ -141,7 +141,7 @@ func (t *txn) unregister(toolset string, fx *store.Effects) error {
 		if c.State == store.CallPublished {
 			outcome = store.OutcomeUnknown
 		}
-		if err := t.settle(&left[i], outcome, nil, "toolset "+toolset+" was unregistered", fx); err != nil {
+		if err := t.settle(&left[i], store.Settlement{Outcome: outcome, Error: "toolset " + toolset + " was unregistered"}, fx); err != nil {
 			return err
 		}
 	}

@@ -1,8 +1,6 @@
 package boltstore
 
 import (
-	"encoding/json"
-
 	"go.etcd.io/bbolt"
 
 	"github.com/quiver-go/quiver/registry/store"
@@ -63,10 +61,11 @@ func (t *txn) publish(c *store.Call, leaseID string) error {
 	return t.put(bucketPublished, publishedKey(leaseID, c.ID), nil)
 }
 
-// settle records an unsettled call's outcome: a result for OutcomeOK, an
-// error otherwise. The call moves from the unsettled index to the settled
-// one and is listed in fx when fx is not nil.
-func (t *txn) settle(c *store.Call, outcome store.Outcome, result json.RawMessage, msg string, fx *store.Effects) error {
+// settle records an unsettled call's outcome st.Outcome: st.Result for
+// OutcomeOK, st.Error, st.ErrorKind and st.ErrorRecovery otherwise (its
+// call and lease ids are not read). The call moves from the unsettled
+// index to the settled one and is listed in fx when fx is not nil.
+func (t *txn) settle(c *store.Call, st store.Settlement, fx *store.Effects) error {
 	if c.State == store.CallPublished {
 		if err := t.del(bucketPublished, publishedKey(c.LeaseID, c.ID)); err != nil {
 			return err
@@ -76,12 +75,12 @@ func (t *txn) settle(c *store.Call, outcome store.Outcome, result json.RawMessag
 		return err
 	}
 	c.State = store.CallSettled
-	c.Outcome = outcome
-	c.Result, c.Error = nil, ""
-	if outcome == store.OutcomeOK {
-		c.Result = result
+	c.Outcome = st.Outcome
+	c.Result, c.Error, c.ErrorKind, c.ErrorRecovery = nil, "", "", ""
+	if st.Outcome == store.OutcomeOK {
+		c.Result = st.Result
 	} else {
-		c.Error = msg
+		c.Error, c.ErrorKind, c.ErrorRecovery = st.Error, st.ErrorKind, st.ErrorRecovery
 	}
 	c.SettledAt = t.now
 	if err := t.putJSON(bucketCalls, c.ID, c); err != nil {

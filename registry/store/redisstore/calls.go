@@ -81,8 +81,8 @@ func (s *Store) ReturnCall(ctx context.Context, callID, leaseID string) (store.C
 }
 
 // SettleCall implements [store.Store] in one round trip (lua/settle.lua).
-// The store keeps Result for OutcomeOK only and Error for the other
-// outcomes.
+// The store keeps Result for OutcomeOK only, and Error, ErrorKind and
+// ErrorRecovery for the other outcomes.
 func (s *Store) SettleCall(ctx context.Context, st store.Settlement) (store.Call, error) {
 	switch st.Outcome {
 	case store.OutcomeOK, store.OutcomeToolError, store.OutcomeCallNotAdmitted, store.OutcomeUnknown:
@@ -92,7 +92,8 @@ func (s *Store) SettleCall(ctx context.Context, st store.Settlement) (store.Call
 	if len(st.Result) > 0 && !json.Valid(st.Result) {
 		return store.Call{}, fmt.Errorf("redisstore: settle call %q: the result is not valid JSON", st.CallID)
 	}
-	c, _, err := s.callScript(ctx, "settle call", scriptSettle, st.CallID, st.LeaseID, string(st.Outcome), []byte(st.Result), st.Error)
+	c, _, err := s.callScript(ctx, "settle call", scriptSettle, st.CallID, st.LeaseID, string(st.Outcome), []byte(st.Result), st.Error,
+		st.ErrorKind, st.ErrorRecovery)
 	if errors.Is(err, store.ErrWrongLease) {
 		return store.Call{}, fmt.Errorf("redisstore: settle call %q from lease %q: %w", st.CallID, st.LeaseID, err)
 	}

@@ -61,7 +61,8 @@
 //	call:<id>         hash: a call's record: "rec" the fields the store
 //	                  never changes (JSON, as the Go side wrote it), the
 //	                  others one a field (state, lease, outcome, result,
-//	                  error, accepted, published, settled)
+//	                  error, error_kind, error_recovery, accepted,
+//	                  published, settled)
 //	unsettled         sorted set: accepted-at time + call id, scored 0 (so
 //	                  ordered by time, then id), the calls not settled
 //	settled           sorted set: settled-at time + call id, scored 0, for

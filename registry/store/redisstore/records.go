@@ -136,7 +136,8 @@ func callOfFields(f map[string]string) (store.Call, error) {
 	}
 	c := store.Call{ID: base.ID, Toolset: base.Toolset, Tool: base.Tool, RunID: base.RunID, Token: base.Token,
 		Payload: base.Payload, Digest: base.Digest, Deadline: base.Deadline,
-		State: store.CallState(f["state"]), LeaseID: f["lease"], Outcome: store.Outcome(f["outcome"]), Error: f["error"]}
+		State: store.CallState(f["state"]), LeaseID: f["lease"], Outcome: store.Outcome(f["outcome"]), Error: f["error"],
+		ErrorKind: f["error_kind"], ErrorRecovery: f["error_recovery"]}
 	if r := f["result"]; r != "" {
 		c.Result = json.RawMessage(r)
 	}

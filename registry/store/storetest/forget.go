@@ -9,8 +9,8 @@ import (
 
 // testForgetSettled: results and payloads of settled calls are forgotten
 // by kind, incrementally, leaving the rest of each record — the digest a
-// retry is matched against, the outcome — as it was; unsettled calls keep
-// everything; purging still works.
+// retry is matched against, the outcome, a failure's kind and recovery —
+// as it was; unsettled calls keep everything; purging still works.
 func testForgetSettled(h *harness) {
 	r := registration("weather", "1", "fpA")
 	reg := h.register(r, "p1")
@@ -23,7 +23,7 @@ func testForgetSettled(h *harness) {
 	}
 	for _, s := range []store.Settlement{
 		{CallID: "c1", Outcome: store.OutcomeOK, Result: json.RawMessage(`{"t":1}`)},
-		{CallID: "c2", Outcome: store.OutcomeToolError, Error: "the tool failed"},
+		{CallID: "c2", Outcome: store.OutcomeToolError, Error: "the tool failed", ErrorKind: "unknown_city", ErrorRecovery: "correct_call"},
 		{CallID: "c3", Outcome: store.OutcomeOK, Result: json.RawMessage(`{"t":3}`)},
 	} {
 		h.advance(time.Second)
@@ -59,6 +59,11 @@ func testForgetSettled(h *harness) {
 	expect("c1", true, false)
 	expect("c2", true, false)
 	expect("c3", false, false)
+	// A failure's kind and recovery classify it and hold none of the call's
+	// data: they stay with its outcome.
+	if c := h.get("c2"); c.Error != "" || c.ErrorKind != "unknown_city" || c.ErrorRecovery != "correct_call" {
+		h.t.Fatalf("c2 after its result was forgotten: error %q, kind %q, recovery %q; want no error, unknown_city, correct_call", c.Error, c.ErrorKind, c.ErrorRecovery)
+	}
 	forget(start.Add(2500*time.Millisecond), time.Time{}, 0) // incremental: nothing new
 	forget(time.Time{}, start.Add(time.Hour), 3)
 	expect("c1", true, true)

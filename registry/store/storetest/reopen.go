@@ -61,7 +61,10 @@ func testReopen(h *harness) {
 	h.settle(store.Settlement{CallID: "ok", LeaseID: la.Lease.ID, Outcome: store.OutcomeOK, Result: json.RawMessage(`{"n":1}`)})
 	h.accept(call("refused", a1), "")
 	h.settle(store.Settlement{CallID: "refused", Outcome: store.OutcomeCallNotAdmitted, Error: "no"})
-	ids := []string{"cb", "cbAccepted", "accepted", "published", "ok", "refused"}
+	h.accept(call("failed", a1), la.Lease.ID)
+	h.settle(store.Settlement{CallID: "failed", LeaseID: la.Lease.ID, Outcome: store.OutcomeToolError, Error: "no city",
+		ErrorKind: "unknown_city", ErrorRecovery: "correct_call"})
+	ids := []string{"cb", "cbAccepted", "accepted", "published", "ok", "refused", "failed"}
 	before := h.snapshot(ids)
 
 	h.s = h.f.Reopen(h.t, h.s)

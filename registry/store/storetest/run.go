@@ -64,6 +64,7 @@ var suite = []struct {
 	{"PublishCall", testPublish},
 	{"PublishAfterReplacement", testPublishAfterReplacement},
 	{"SettleRules", testSettleRules},
+	{"FailureKind", testFailureKind},
 	{"CatalogRevision", testCatalogRevision},
 	{"ChangesReset", testChangesReset},
 	{"UnsettledOldestFirst", testUnsettledOrder},

@@ -144,9 +144,11 @@ local function effects()
 end
 
 -- settle records an unsettled call's outcome: a result for 'ok', an error
--- message otherwise. The call leaves its lease's or toolset's set and the
--- unsettled index for the settled one; collect lists it in fx.settled.
-local function settle(c, outcome, result, msg, collect)
+-- message and the failure's kind and recovery otherwise (kind and
+-- recovery may be nil: the outcomes the registry decides have none). The
+-- call leaves its lease's or toolset's set and the unsettled index for
+-- the settled one; collect lists it in fx.settled.
+local function settle(c, outcome, result, msg, collect, kind, recovery)
   local key = call_key(c.id)
   if c.state == 'published' then
     redis.call('SREM', published_key(c.lease), c.id)
@@ -154,14 +156,22 @@ local function settle(c, outcome, result, msg, collect)
     redis.call('SREM', accepted_key(c.toolset), c.id)
   end
   redis.call('ZREM', K_UNSETTLED, c.accepted .. c.id)
-  redis.call('HDEL', key, 'result', 'error')
+  redis.call('HDEL', key, 'result', 'error', 'error_kind', 'error_recovery')
   redis.call('HSET', key, 'state', 'settled', 'outcome', outcome, 'settled', now())
   if outcome == 'ok' then
     if result ~= '' then
       redis.call('HSET', key, 'result', result)
     end
-  elseif msg ~= '' then
-    redis.call('HSET', key, 'error', msg)
+  else
+    if msg ~= '' then
+      redis.call('HSET', key, 'error', msg)
+    end
+    if kind and kind ~= '' then
+      redis.call('HSET', key, 'error_kind', kind)
+    end
+    if recovery and recovery ~= '' then
+      redis.call('HSET', key, 'error_recovery', recovery)
+    end
   end
   redis.call('ZADD', K_SETTLED, 0, now() .. c.id)
   if collect then

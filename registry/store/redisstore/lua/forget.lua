@@ -1,5 +1,5 @@
 -- forget.lua: ForgetSettled. ARGV[4] the time before which results (and
--- error messages) are forgotten, ARGV[5] the time before which payloads
+-- error messages, not a failure's kind and recovery) are forgotten, ARGV[5] the time before which payloads
 -- are ('' forgets none of that kind), ARGV[6] how many calls a kind may
 -- forget in this run. Each kind resumes after the member of the settled
 -- index it forgot last (P..'forgot:results', P..'forgot:payloads').
@@ -32,6 +32,9 @@ local function without_payload(rec)
 end
 
 local kinds = {
+  -- A failure's error_kind and error_recovery stay, with its outcome: they
+  -- classify it and carry none of the call's data (store.Store's
+  -- ForgetSettled).
   {mark = P .. 'forgot:results', before = ARGV[4], forget = function(key)
     redis.call('HDEL', key, 'result', 'error')
     redis.call('HSET', key, 'result_forgotten', '1')

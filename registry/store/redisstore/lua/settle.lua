@@ -1,5 +1,6 @@
 -- settle.lua: SettleCall, one round trip on the call hot path. ARGV[4]
--- call id, [5] lease id, [6] outcome, [7] result JSON, [8] error message.
+-- call id, [5] lease id, [6] outcome, [7] result JSON, [8] error message,
+-- [9] the failure's kind, [10] its recovery ('' when not posted).
 -- The first outcome wins. Reply: {'ok', record}, or {'unknown_call'}, or
 -- {'wrong_lease', state, lease of the record}.
 local id, lease, outcome = ARGV[4], ARGV[5], ARGV[6]
@@ -18,5 +19,5 @@ elseif (outcome == 'call_not_admitted' and c.state ~= 'accepted') or
     (outcome == 'outcome_unknown' and c.state ~= 'published') then
   return record(id)
 end
-settle(c, outcome, ARGV[7], ARGV[8], false)
+settle(c, outcome, ARGV[7], ARGV[8], false, ARGV[9], ARGV[10])
 return record(id)

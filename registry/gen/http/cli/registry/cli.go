@@ -29,7 +29,7 @@ func UsageCommands() []string {
 
 // UsageExamples produces an example of a valid invocation of the CLI tool.
 func UsageExamples() string {
-	return os.Args[0] + " " + "registry register --body '{\n      \"execution\": \"service\",\n      \"fingerprint\": \"Iusto natus doloribus voluptates velit.\",\n      \"kind\": \"tool_schemas\",\n      \"max_in_flight\": 2913,\n      \"provider\": \"Aspernatur esse libero ut.\",\n      \"revision\": \"Et quas quaerat consequuntur molestiae.\",\n      \"toolset\": \"Quia eveniet nisi quia iste qui.\"\n   }' --key \"Facilis id animi eos molestiae.\"" + "\n" +
+	return os.Args[0] + " " + "registry register --body '{\n      \"execution\": \"planner_control\",\n      \"fingerprint\": \"Aspernatur esse libero ut.\",\n      \"kind\": \"tool_schemas\",\n      \"max_in_flight\": 2419,\n      \"provider\": \"Itaque recusandae similique unde eius.\",\n      \"revision\": \"Fugiat facilis id animi eos molestiae deleniti.\",\n      \"toolset\": \"Quas quaerat consequuntur molestiae dicta.\"\n   }' --key \"Quas doloremque saepe suscipit saepe veritatis.\"" + "\n" +
 		""
 }
 
@@ -300,7 +300,7 @@ func registryUsage() {
 	fmt.Fprintln(os.Stderr, `    release: End a lease. Calls published to it and not settled settle as outcome_unknown.`)
 	fmt.Fprintln(os.Stderr, `    unregister: Remove a toolset from the catalog, with every lease on it.`)
 	fmt.Fprintln(os.Stderr, `    calls: The provider's call stream (server-sent events): each call frame is a call handed to this lease; post its result with post_result.`)
-	fmt.Fprintln(os.Stderr, `    post-result: Post the outcome of a call handed to this lease. Posting again returns the outcome recorded first.`)
+	fmt.Fprintln(os.Stderr, `    post-result: Post the outcome of a call handed to this lease: its result, or its error message with, optionally, the failure's kind (error_kind) and recovery advice (error_recovery), which cross the registry to the consumer unchanged. Post error_kind and error_recovery only to a node whose lease lists the failure_kind feature; an older node refuses them as unknown fields. Display hints and server data are not carried: the consumer renders hints from its own copy of the contract, and server data stays with the provider. Posting again returns the outcome recorded first.`)
 	fmt.Fprintln(os.Stderr, `    list-toolsets: List the catalog, optionally only toolsets carrying every given tag. With If-None-Match naming the current catalog revision the answer is 304 Not Modified.`)
 	fmt.Fprintln(os.Stderr, `    get-toolset: One toolset: its summary and its full declaration.`)
 	fmt.Fprintln(os.Stderr, `    search: Search the whole catalog's tools with the discovery core (BM25F with name tiers, weak hits cut).`)
@@ -330,7 +330,7 @@ func registryRegisterUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "registry register --body '{\n      \"execution\": \"service\",\n      \"fingerprint\": \"Iusto natus doloribus voluptates velit.\",\n      \"kind\": \"tool_schemas\",\n      \"max_in_flight\": 2913,\n      \"provider\": \"Aspernatur esse libero ut.\",\n      \"revision\": \"Et quas quaerat consequuntur molestiae.\",\n      \"toolset\": \"Quia eveniet nisi quia iste qui.\"\n   }' --key \"Facilis id animi eos molestiae.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "registry register --body '{\n      \"execution\": \"planner_control\",\n      \"fingerprint\": \"Aspernatur esse libero ut.\",\n      \"kind\": \"tool_schemas\",\n      \"max_in_flight\": 2419,\n      \"provider\": \"Itaque recusandae similique unde eius.\",\n      \"revision\": \"Fugiat facilis id animi eos molestiae deleniti.\",\n      \"toolset\": \"Quas quaerat consequuntur molestiae dicta.\"\n   }' --key \"Quas doloremque saepe suscipit saepe veritatis.\"")
 }
 
 func registryRenewUsage() {
@@ -350,7 +350,7 @@ func registryRenewUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "registry renew --lease-id \"Assumenda dicta rerum id iste.\" --key \"Praesentium deleniti expedita sit voluptas.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "registry renew --lease-id \"Nobis totam.\" --key \"Aut id vitae.\"")
 }
 
 func registryDrainUsage() {
@@ -370,7 +370,7 @@ func registryDrainUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "registry drain --lease-id \"Suscipit cupiditate non adipisci alias.\" --key \"Porro consequuntur suscipit cum aut velit.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "registry drain --lease-id \"At sapiente aliquam.\" --key \"Quam temporibus et.\"")
 }
 
 func registryReleaseUsage() {
@@ -390,7 +390,7 @@ func registryReleaseUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "registry release --lease-id \"Consectetur quia repudiandae.\" --key \"Dolore voluptate.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "registry release --lease-id \"In autem qui magnam tempore excepturi impedit.\" --key \"Excepturi impedit et consequatur labore.\"")
 }
 
 func registryUnregisterUsage() {
@@ -410,7 +410,7 @@ func registryUnregisterUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "registry unregister --name \"Est consequatur quidem ducimus eum.\" --key \"Aperiam et aut.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "registry unregister --name \"Quod ea.\" --key \"Sed ipsum quam incidunt illum.\"")
 }
 
 func registryCallsUsage() {
@@ -430,7 +430,7 @@ func registryCallsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "registry calls --lease-id \"Tempore excepturi impedit accusamus excepturi impedit et.\" --key \"Labore ut.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "registry calls --lease-id \"Assumenda est.\" --key \"Voluptas minima.\"")
 }
 
 func registryPostResultUsage() {
@@ -443,7 +443,7 @@ func registryPostResultUsage() {
 
 	// Description
 	fmt.Fprintln(os.Stderr)
-	fmt.Fprintln(os.Stderr, `Post the outcome of a call handed to this lease. Posting again returns the outcome recorded first.`)
+	fmt.Fprintln(os.Stderr, `Post the outcome of a call handed to this lease: its result, or its error message with, optionally, the failure's kind (error_kind) and recovery advice (error_recovery), which cross the registry to the consumer unchanged. Post error_kind and error_recovery only to a node whose lease lists the failure_kind feature; an older node refuses them as unknown fields. Display hints and server data are not carried: the consumer renders hints from its own copy of the contract, and server data stays with the provider. Posting again returns the outcome recorded first.`)
 
 	// Flags list
 	fmt.Fprintln(os.Stderr, `    -body JSON: `)
@@ -452,7 +452,7 @@ func registryPostResultUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "registry post-result --body '{\n      \"error\": \"Magni rem iusto eveniet possimus.\",\n      \"lease_id\": \"Aperiam sunt et aspernatur fuga aut.\",\n      \"result\": \"Voluptas provident non praesentium.\"\n   }' --call-id \"Eum animi.\" --key \"Consequuntur sed.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "registry post-result --body '{\n      \"error\": \"Maxime et eveniet ut voluptas.\",\n      \"error_kind\": \"a\",\n      \"error_recovery\": \"correct_call\",\n      \"lease_id\": \"Cupiditate error odio soluta omnis.\",\n      \"result\": \"Numquam est accusamus.\"\n   }' --call-id \"Quia vel sunt quia consequuntur.\" --key \"Et eveniet aut voluptatem maiores in ut.\"")
 }
 
 func registryListToolsetsUsage() {
@@ -474,7 +474,7 @@ func registryListToolsetsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "registry list-toolsets --tags '[\n      \"Aut voluptatem maiores in ut maxime.\",\n      \"Quam iste vel aut.\"\n   ]' --if-none-match \"Reprehenderit est ipsam perspiciatis voluptates accusantium ipsam.\" --key \"Qui dolore.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "registry list-toolsets --tags '[\n      \"Quia sit et quas sed quam molestiae.\",\n      \"Autem quisquam ut.\"\n   ]' --if-none-match \"Distinctio rem eos aut quia.\" --key \"Enim dolores omnis.\"")
 }
 
 func registryGetToolsetUsage() {
@@ -494,7 +494,7 @@ func registryGetToolsetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "registry get-toolset --name \"Fugit quae.\" --key \"Ea incidunt sunt maxime consequatur vitae.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "registry get-toolset --name \"Sit praesentium quia.\" --key \"Nihil sit consectetur reprehenderit.\"")
 }
 
 func registrySearchUsage() {
@@ -516,7 +516,7 @@ func registrySearchUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "registry search --q \"wg\" --limit 94 --key \"Eos non consectetur consequatur et laboriosam.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "registry search --q \"i\" --limit 71 --key \"Est autem officiis et accusamus unde.\"")
 }
 
 func registryResolveToolsetUsage() {
@@ -540,7 +540,7 @@ func registryResolveToolsetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "registry resolve-toolset --name \"Eaque minima veritatis ab ducimus.\" --version \"Est autem officiis et accusamus unde.\" --at-revision 912072352056382268 --key \"Ipsam blanditiis ab.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "registry resolve-toolset --name \"Placeat quaerat voluptatem ut.\" --version \"Doloribus eos non est odio ut.\" --at-revision 8477962558201610068 --key \"Accusantium fuga dolorum excepturi.\"")
 }
 
 func registryResolveRegistryUsage() {
@@ -564,7 +564,7 @@ func registryResolveRegistryUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "registry resolve-registry --toolsets '[\n      \"Doloremque molestiae eum.\",\n      \"Quibusdam aperiam autem asperiores voluptatum nesciunt ipsum.\",\n      \"Ut ea.\",\n      \"Modi nostrum placeat aliquid.\"\n   ]' --at-revision 4751132204464435577 --if-none-match \"Officiis et animi eveniet.\" --key \"Porro numquam hic eveniet quo recusandae.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "registry resolve-registry --toolsets '[\n      \"Alias distinctio vero eum.\",\n      \"Eum magni.\",\n      \"Velit illo corporis nihil minima.\"\n   ]' --at-revision 170613201856191510 --if-none-match \"Et et aut quidem dolorem nulla.\" --key \"Magni porro fugiat nam.\"")
 }
 
 func registryChangesUsage() {
@@ -586,7 +586,7 @@ func registryChangesUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "registry changes --after 692452993005559703 --wait-ms 87238 --key \"Minima veritatis soluta et et aut.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "registry changes --after 7613969124764294106 --wait-ms 110699 --key \"Magnam eos maxime.\"")
 }
 
 func registryCallResolvedToolUsage() {
@@ -606,7 +606,7 @@ func registryCallResolvedToolUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "registry call-resolved-tool --body '{\n      \"call_id\": \"Eligendi numquam sed adipisci est soluta.\",\n      \"payload\": \"Vel modi voluptatem vel.\",\n      \"run_id\": \"Corrupti sint qui magnam eos maxime et.\",\n      \"timeout_ms\": 407664,\n      \"token\": \"Sint aliquam molestias.\",\n      \"tool\": \"Voluptas cum vel exercitationem animi.\",\n      \"toolset\": \"Atque odio.\"\n   }' --key \"Soluta qui.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "registry call-resolved-tool --body '{\n      \"call_id\": \"Facere qui.\",\n      \"payload\": \"Distinctio qui veritatis sit quis.\",\n      \"run_id\": \"Exercitationem aspernatur in.\",\n      \"timeout_ms\": 333642,\n      \"token\": \"Enim ut amet fugit atque.\",\n      \"tool\": \"Molestiae omnis iure temporibus dolor incidunt.\",\n      \"toolset\": \"Et eligendi rem voluptatum quas tempora.\"\n   }' --key \"Est in veniam aliquam exercitationem.\"")
 }
 
 func registryGetCallUsage() {
@@ -626,5 +626,5 @@ func registryGetCallUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "registry get-call --call-id \"Sint dolor ut quia numquam consectetur cum.\" --key \"Veritatis ut.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "registry get-call --call-id \"Sit id.\" --key \"Consequatur nam.\"")
 }

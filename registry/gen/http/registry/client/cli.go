@@ -25,7 +25,7 @@ func BuildRegisterPayload(registryRegisterBody string, registryRegisterKey strin
 	{
 		err = json.Unmarshal([]byte(registryRegisterBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"execution\": \"service\",\n      \"fingerprint\": \"Iusto natus doloribus voluptates velit.\",\n      \"kind\": \"tool_schemas\",\n      \"max_in_flight\": 2913,\n      \"provider\": \"Aspernatur esse libero ut.\",\n      \"revision\": \"Et quas quaerat consequuntur molestiae.\",\n      \"toolset\": \"Quia eveniet nisi quia iste qui.\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"execution\": \"planner_control\",\n      \"fingerprint\": \"Aspernatur esse libero ut.\",\n      \"kind\": \"tool_schemas\",\n      \"max_in_flight\": 2419,\n      \"provider\": \"Itaque recusandae similique unde eius.\",\n      \"revision\": \"Fugiat facilis id animi eos molestiae deleniti.\",\n      \"toolset\": \"Quas quaerat consequuntur molestiae dicta.\"\n   }'")
 		}
 		if body.Toolset == nil {
 			err = goa.MergeErrors(err, goa.MissingFieldError("toolset", "body"))
@@ -186,7 +186,18 @@ func BuildPostResultPayload(registryPostResultBody string, registryPostResultCal
 	{
 		err = json.Unmarshal([]byte(registryPostResultBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"error\": \"Magni rem iusto eveniet possimus.\",\n      \"lease_id\": \"Aperiam sunt et aspernatur fuga aut.\",\n      \"result\": \"Voluptas provident non praesentium.\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"error\": \"Maxime et eveniet ut voluptas.\",\n      \"error_kind\": \"a\",\n      \"error_recovery\": \"correct_call\",\n      \"lease_id\": \"Cupiditate error odio soluta omnis.\",\n      \"result\": \"Numquam est accusamus.\"\n   }'")
+		}
+		if body.ErrorKind != nil {
+			err = goa.MergeErrors(err, goa.ValidatePattern("body.error_kind", *body.ErrorKind, "^[a-z][a-z0-9_]{0,63}$"))
+		}
+		if body.ErrorRecovery != nil {
+			if !(*body.ErrorRecovery == "correct_call" || *body.ErrorRecovery == "replan" || *body.ErrorRecovery == "finish") {
+				err = goa.MergeErrors(err, goa.InvalidEnumValueError("body.error_recovery", *body.ErrorRecovery, []any{"correct_call", "replan", "finish"}))
+			}
+		}
+		if err != nil {
+			return nil, err
 		}
 	}
 	var callID string
@@ -200,9 +211,11 @@ func BuildPostResultPayload(registryPostResultBody string, registryPostResultCal
 		}
 	}
 	v := &registry.PostResultPayload{
-		LeaseID: body.LeaseID,
-		Result:  body.Result,
-		Error:   body.Error,
+		LeaseID:       body.LeaseID,
+		Result:        body.Result,
+		Error:         body.Error,
+		ErrorKind:     body.ErrorKind,
+		ErrorRecovery: body.ErrorRecovery,
 	}
 	v.CallID = callID
 	v.Key = key
@@ -219,7 +232,7 @@ func BuildListToolsetsPayload(registryListToolsetsTags string, registryListTools
 		if registryListToolsetsTags != "" {
 			err = json.Unmarshal([]byte(registryListToolsetsTags), &tags)
 			if err != nil {
-				return nil, fmt.Errorf("invalid JSON for tags, \nerror: %s, \nexample of valid JSON:\n%s", err, "'[\n      \"Aut voluptatem maiores in ut maxime.\",\n      \"Quam iste vel aut.\"\n   ]'")
+				return nil, fmt.Errorf("invalid JSON for tags, \nerror: %s, \nexample of valid JSON:\n%s", err, "'[\n      \"Quia sit et quas sed quam molestiae.\",\n      \"Autem quisquam ut.\"\n   ]'")
 			}
 		}
 	}
@@ -358,7 +371,7 @@ func BuildResolveRegistryPayload(registryResolveRegistryToolsets string, registr
 		if registryResolveRegistryToolsets != "" {
 			err = json.Unmarshal([]byte(registryResolveRegistryToolsets), &toolsets)
 			if err != nil {
-				return nil, fmt.Errorf("invalid JSON for toolsets, \nerror: %s, \nexample of valid JSON:\n%s", err, "'[\n      \"Doloremque molestiae eum.\",\n      \"Quibusdam aperiam autem asperiores voluptatum nesciunt ipsum.\",\n      \"Ut ea.\",\n      \"Modi nostrum placeat aliquid.\"\n   ]'")
+				return nil, fmt.Errorf("invalid JSON for toolsets, \nerror: %s, \nexample of valid JSON:\n%s", err, "'[\n      \"Alias distinctio vero eum.\",\n      \"Eum magni.\",\n      \"Velit illo corporis nihil minima.\"\n   ]'")
 			}
 		}
 	}
@@ -454,7 +467,7 @@ func BuildCallResolvedToolPayload(registryCallResolvedToolBody string, registryC
 	{
 		err = json.Unmarshal([]byte(registryCallResolvedToolBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"call_id\": \"Eligendi numquam sed adipisci est soluta.\",\n      \"payload\": \"Vel modi voluptatem vel.\",\n      \"run_id\": \"Corrupti sint qui magnam eos maxime et.\",\n      \"timeout_ms\": 407664,\n      \"token\": \"Sint aliquam molestias.\",\n      \"tool\": \"Voluptas cum vel exercitationem animi.\",\n      \"toolset\": \"Atque odio.\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"call_id\": \"Facere qui.\",\n      \"payload\": \"Distinctio qui veritatis sit quis.\",\n      \"run_id\": \"Exercitationem aspernatur in.\",\n      \"timeout_ms\": 333642,\n      \"token\": \"Enim ut amet fugit atque.\",\n      \"tool\": \"Molestiae omnis iure temporibus dolor incidunt.\",\n      \"toolset\": \"Et eligendi rem voluptatum quas tempora.\"\n   }'")
 		}
 		if body.Payload == nil {
 			err = goa.MergeErrors(err, goa.MissingFieldError("payload", "body"))

@@ -45,6 +45,16 @@ type PostResultRequestBody struct {
 	Result any `form:"result,omitempty" json:"result,omitempty" xml:"result,omitempty"`
 	// The tool's error message, when it failed.
 	Error *string `form:"error,omitempty" json:"error,omitempty" xml:"error,omitempty"`
+	// The failure's kind, e.g. tool_error, invalid_payload, tool_unavailable, or a
+	// kind the toolset defines: what the provider's executor said its failure was,
+	// carried to the consumer unchanged (absent: the consumer reads tool_error).
+	// Posted only with error; with result it is a bad_request.
+	ErrorKind *string `form:"error_kind,omitempty" json:"error_kind,omitempty" xml:"error_kind,omitempty"`
+	// What the failure asks of the model: correct_call (fix the arguments and call
+	// again), replan (plan again without this tool), finish (stop and answer).
+	// Absent: the consumer decides. Posted only with error; with result it is a
+	// bad_request.
+	ErrorRecovery *string `form:"error_recovery,omitempty" json:"error_recovery,omitempty" xml:"error_recovery,omitempty"`
 }
 
 // CallResolvedToolRequestBody is the type of the "registry" service
@@ -89,6 +99,11 @@ type RegisterResponseBody struct {
 	TTLMs *int64 `form:"ttl_ms,omitempty" json:"ttl_ms,omitempty" xml:"ttl_ms,omitempty"`
 	// When the lease ends unless renewed (RFC 3339, registry clock).
 	ExpiresAt *string `form:"expires_at,omitempty" json:"expires_at,omitempty" xml:"expires_at,omitempty"`
+	// The wire features the node that answered accepts, beyond the API's first
+	// version: failure_kind (post_result takes error_kind and error_recovery). A
+	// provider sends a feature's fields only when its lease lists the feature;
+	// absent (an older node): none. A name the provider does not know is ignored.
+	Features []string `form:"features,omitempty" json:"features,omitempty" xml:"features,omitempty"`
 }
 
 // RenewResponseBody is the type of the "registry" service "renew" endpoint
@@ -107,6 +122,11 @@ type RenewResponseBody struct {
 	TTLMs *int64 `form:"ttl_ms,omitempty" json:"ttl_ms,omitempty" xml:"ttl_ms,omitempty"`
 	// When the lease ends unless renewed (RFC 3339, registry clock).
 	ExpiresAt *string `form:"expires_at,omitempty" json:"expires_at,omitempty" xml:"expires_at,omitempty"`
+	// The wire features the node that answered accepts, beyond the API's first
+	// version: failure_kind (post_result takes error_kind and error_recovery). A
+	// provider sends a feature's fields only when its lease lists the feature;
+	// absent (an older node): none. A name the provider does not know is ignored.
+	Features []string `form:"features,omitempty" json:"features,omitempty" xml:"features,omitempty"`
 }
 
 // DrainResponseBody is the type of the "registry" service "drain" endpoint
@@ -125,6 +145,11 @@ type DrainResponseBody struct {
 	TTLMs *int64 `form:"ttl_ms,omitempty" json:"ttl_ms,omitempty" xml:"ttl_ms,omitempty"`
 	// When the lease ends unless renewed (RFC 3339, registry clock).
 	ExpiresAt *string `form:"expires_at,omitempty" json:"expires_at,omitempty" xml:"expires_at,omitempty"`
+	// The wire features the node that answered accepts, beyond the API's first
+	// version: failure_kind (post_result takes error_kind and error_recovery). A
+	// provider sends a feature's fields only when its lease lists the feature;
+	// absent (an older node): none. A name the provider does not know is ignored.
+	Features []string `form:"features,omitempty" json:"features,omitempty" xml:"features,omitempty"`
 }
 
 // CallsResponseBody is the type of the "registry" service "calls" endpoint
@@ -171,10 +196,22 @@ type PostResultResponseBody struct {
 	LeaseID *string `form:"lease_id,omitempty" json:"lease_id,omitempty" xml:"lease_id,omitempty"`
 	// The error message of a settled call that did not succeed.
 	Error *string `form:"error,omitempty" json:"error,omitempty" xml:"error,omitempty"`
+	// The failure's kind, e.g. tool_error, invalid_payload, tool_unavailable, or a
+	// kind the toolset defines: what the provider's executor said its failure was,
+	// carried to the consumer unchanged (absent: the consumer reads tool_error).
+	// Only with outcome tool_error, when the provider posted one; kept after the
+	// result retention, like the outcome.
+	ErrorKind *string `form:"error_kind,omitempty" json:"error_kind,omitempty" xml:"error_kind,omitempty"`
+	// What the failure asks of the model: correct_call (fix the arguments and call
+	// again), replan (plan again without this tool), finish (stop and answer).
+	// Absent: the consumer decides. Only with outcome tool_error, when the
+	// provider posted one; kept after the result retention, like the outcome.
+	ErrorRecovery *string `form:"error_recovery,omitempty" json:"error_recovery,omitempty" xml:"error_recovery,omitempty"`
 	// The result of an ok call.
 	Result any `form:"result,omitempty" json:"result,omitempty" xml:"result,omitempty"`
 	// true when the call's result and error message were forgotten after the
-	// registry's result retention (its outcome remains).
+	// registry's result retention (its outcome, error_kind and error_recovery
+	// remain).
 	ResultExpired *bool `form:"result_expired,omitempty" json:"result_expired,omitempty" xml:"result_expired,omitempty"`
 }
 
@@ -249,6 +286,16 @@ type CallResolvedToolResponseBody struct {
 	Result any `form:"result,omitempty" json:"result,omitempty" xml:"result,omitempty"`
 	// The tool's error message (tool_error).
 	Error *string `form:"error,omitempty" json:"error,omitempty" xml:"error,omitempty"`
+	// The failure's kind, e.g. tool_error, invalid_payload, tool_unavailable, or a
+	// kind the toolset defines: what the provider's executor said its failure was,
+	// carried to the consumer unchanged (absent: the consumer reads tool_error).
+	// Only with tool_error, when the provider posted one.
+	ErrorKind *string `form:"error_kind,omitempty" json:"error_kind,omitempty" xml:"error_kind,omitempty"`
+	// What the failure asks of the model: correct_call (fix the arguments and call
+	// again), replan (plan again without this tool), finish (stop and answer).
+	// Absent: the consumer decides. Only with tool_error, when the provider posted
+	// one.
+	ErrorRecovery *string `form:"error_recovery,omitempty" json:"error_recovery,omitempty" xml:"error_recovery,omitempty"`
 }
 
 // GetCallResponseBody is the type of the "registry" service "get_call"
@@ -273,10 +320,22 @@ type GetCallResponseBody struct {
 	LeaseID *string `form:"lease_id,omitempty" json:"lease_id,omitempty" xml:"lease_id,omitempty"`
 	// The error message of a settled call that did not succeed.
 	Error *string `form:"error,omitempty" json:"error,omitempty" xml:"error,omitempty"`
+	// The failure's kind, e.g. tool_error, invalid_payload, tool_unavailable, or a
+	// kind the toolset defines: what the provider's executor said its failure was,
+	// carried to the consumer unchanged (absent: the consumer reads tool_error).
+	// Only with outcome tool_error, when the provider posted one; kept after the
+	// result retention, like the outcome.
+	ErrorKind *string `form:"error_kind,omitempty" json:"error_kind,omitempty" xml:"error_kind,omitempty"`
+	// What the failure asks of the model: correct_call (fix the arguments and call
+	// again), replan (plan again without this tool), finish (stop and answer).
+	// Absent: the consumer decides. Only with outcome tool_error, when the
+	// provider posted one; kept after the result retention, like the outcome.
+	ErrorRecovery *string `form:"error_recovery,omitempty" json:"error_recovery,omitempty" xml:"error_recovery,omitempty"`
 	// The result of an ok call.
 	Result any `form:"result,omitempty" json:"result,omitempty" xml:"result,omitempty"`
 	// true when the call's result and error message were forgotten after the
-	// registry's result retention (its outcome remains).
+	// registry's result retention (its outcome, error_kind and error_recovery
+	// remain).
 	ResultExpired *bool `form:"result_expired,omitempty" json:"result_expired,omitempty" xml:"result_expired,omitempty"`
 }
 
@@ -2447,9 +2506,11 @@ func NewRegisterRequestBody(p *registry.RegisterPayload) *RegisterRequestBody {
 // the "post_result" endpoint of the "registry" service.
 func NewPostResultRequestBody(p *registry.PostResultPayload) *PostResultRequestBody {
 	body := &PostResultRequestBody{
-		LeaseID: p.LeaseID,
-		Result:  p.Result,
-		Error:   p.Error,
+		LeaseID:       p.LeaseID,
+		Result:        p.Result,
+		Error:         p.Error,
+		ErrorKind:     p.ErrorKind,
+		ErrorRecovery: p.ErrorRecovery,
 	}
 	return body
 }
@@ -2488,6 +2549,12 @@ func NewRegisterRegistrationCreated(body *RegisterResponseBody) *registry.Regist
 		State:           *body.State,
 		TTLMs:           *body.TTLMs,
 		ExpiresAt:       *body.ExpiresAt,
+	}
+	if body.Features != nil {
+		v.Features = make([]string, len(body.Features))
+		for i, val := range body.Features {
+			v.Features[i] = val
+		}
 	}
 
 	return v
@@ -2669,6 +2736,12 @@ func NewRenewLeaseOK(body *RenewResponseBody) *registry.Lease {
 		TTLMs:     *body.TTLMs,
 		ExpiresAt: *body.ExpiresAt,
 	}
+	if body.Features != nil {
+		v.Features = make([]string, len(body.Features))
+		for i, val := range body.Features {
+			v.Features[i] = val
+		}
+	}
 
 	return v
 }
@@ -2786,6 +2859,12 @@ func NewDrainLeaseOK(body *DrainResponseBody) *registry.Lease {
 		State:     *body.State,
 		TTLMs:     *body.TTLMs,
 		ExpiresAt: *body.ExpiresAt,
+	}
+	if body.Features != nil {
+		v.Features = make([]string, len(body.Features))
+		for i, val := range body.Features {
+			v.Features[i] = val
+		}
 	}
 
 	return v
@@ -3207,6 +3286,8 @@ func NewPostResultCallRecordOK(body *PostResultResponseBody) *registry.CallRecor
 		Outcome:       body.Outcome,
 		LeaseID:       body.LeaseID,
 		Error:         body.Error,
+		ErrorKind:     body.ErrorKind,
+		ErrorRecovery: body.ErrorRecovery,
 		Result:        body.Result,
 		ResultExpired: body.ResultExpired,
 	}
@@ -4069,10 +4150,12 @@ func NewChangesNotFound(body *ChangesNotFoundResponseBody) *goa.ServiceError {
 // "call_resolved_tool" endpoint result from a HTTP "OK" response.
 func NewCallResolvedToolCallOutcomeOK(body *CallResolvedToolResponseBody) *registry.CallOutcome {
 	v := &registry.CallOutcome{
-		CallID:  *body.CallID,
-		Outcome: *body.Outcome,
-		Result:  body.Result,
-		Error:   body.Error,
+		CallID:        *body.CallID,
+		Outcome:       *body.Outcome,
+		Result:        body.Result,
+		Error:         body.Error,
+		ErrorKind:     body.ErrorKind,
+		ErrorRecovery: body.ErrorRecovery,
 	}
 
 	return v
@@ -4316,6 +4399,8 @@ func NewGetCallCallRecordOK(body *GetCallResponseBody) *registry.CallRecord {
 		Outcome:       body.Outcome,
 		LeaseID:       body.LeaseID,
 		Error:         body.Error,
+		ErrorKind:     body.ErrorKind,
+		ErrorRecovery: body.ErrorRecovery,
 		Result:        body.Result,
 		ResultExpired: body.ResultExpired,
 	}
@@ -4555,6 +4640,14 @@ func ValidatePostResultResponseBody(body *PostResultResponseBody) (err error) {
 			err = goa.MergeErrors(err, goa.InvalidEnumValueError("body.state", *body.State, []any{"accepted", "published", "settled"}))
 		}
 	}
+	if body.ErrorKind != nil {
+		err = goa.MergeErrors(err, goa.ValidatePattern("body.error_kind", *body.ErrorKind, "^[a-z][a-z0-9_]{0,63}$"))
+	}
+	if body.ErrorRecovery != nil {
+		if !(*body.ErrorRecovery == "correct_call" || *body.ErrorRecovery == "replan" || *body.ErrorRecovery == "finish") {
+			err = goa.MergeErrors(err, goa.InvalidEnumValueError("body.error_recovery", *body.ErrorRecovery, []any{"correct_call", "replan", "finish"}))
+		}
+	}
 	return
 }
 
@@ -4684,6 +4777,14 @@ func ValidateCallResolvedToolResponseBody(body *CallResolvedToolResponseBody) (e
 			err = goa.MergeErrors(err, goa.InvalidEnumValueError("body.outcome", *body.Outcome, []any{"ok", "tool_error"}))
 		}
 	}
+	if body.ErrorKind != nil {
+		err = goa.MergeErrors(err, goa.ValidatePattern("body.error_kind", *body.ErrorKind, "^[a-z][a-z0-9_]{0,63}$"))
+	}
+	if body.ErrorRecovery != nil {
+		if !(*body.ErrorRecovery == "correct_call" || *body.ErrorRecovery == "replan" || *body.ErrorRecovery == "finish") {
+			err = goa.MergeErrors(err, goa.InvalidEnumValueError("body.error_recovery", *body.ErrorRecovery, []any{"correct_call", "replan", "finish"}))
+		}
+	}
 	return
 }
 
@@ -4708,6 +4809,14 @@ func ValidateGetCallResponseBody(body *GetCallResponseBody) (err error) {
 	if body.State != nil {
 		if !(*body.State == "accepted" || *body.State == "published" || *body.State == "settled") {
 			err = goa.MergeErrors(err, goa.InvalidEnumValueError("body.state", *body.State, []any{"accepted", "published", "settled"}))
+		}
+	}
+	if body.ErrorKind != nil {
+		err = goa.MergeErrors(err, goa.ValidatePattern("body.error_kind", *body.ErrorKind, "^[a-z][a-z0-9_]{0,63}$"))
+	}
+	if body.ErrorRecovery != nil {
+		if !(*body.ErrorRecovery == "correct_call" || *body.ErrorRecovery == "replan" || *body.ErrorRecovery == "finish") {
+			err = goa.MergeErrors(err, goa.InvalidEnumValueError("body.error_recovery", *body.ErrorRecovery, []any{"correct_call", "replan", "finish"}))
 		}
 	}
 	return

@@ -45,6 +45,16 @@ type PostResultRequestBody struct {
 	Result any `form:"result,omitempty" json:"result,omitempty" xml:"result,omitempty"`
 	// The tool's error message, when it failed.
 	Error *string `form:"error,omitempty" json:"error,omitempty" xml:"error,omitempty"`
+	// The failure's kind, e.g. tool_error, invalid_payload, tool_unavailable, or a
+	// kind the toolset defines: what the provider's executor said its failure was,
+	// carried to the consumer unchanged (absent: the consumer reads tool_error).
+	// Posted only with error; with result it is a bad_request.
+	ErrorKind *string `form:"error_kind,omitempty" json:"error_kind,omitempty" xml:"error_kind,omitempty"`
+	// What the failure asks of the model: correct_call (fix the arguments and call
+	// again), replan (plan again without this tool), finish (stop and answer).
+	// Absent: the consumer decides. Posted only with error; with result it is a
+	// bad_request.
+	ErrorRecovery *string `form:"error_recovery,omitempty" json:"error_recovery,omitempty" xml:"error_recovery,omitempty"`
 }
 
 // CallResolvedToolRequestBody is the type of the "registry" service
@@ -89,6 +99,11 @@ type RegisterResponseBody struct {
 	TTLMs int64 `form:"ttl_ms" json:"ttl_ms" xml:"ttl_ms"`
 	// When the lease ends unless renewed (RFC 3339, registry clock).
 	ExpiresAt string `form:"expires_at" json:"expires_at" xml:"expires_at"`
+	// The wire features the node that answered accepts, beyond the API's first
+	// version: failure_kind (post_result takes error_kind and error_recovery). A
+	// provider sends a feature's fields only when its lease lists the feature;
+	// absent (an older node): none. A name the provider does not know is ignored.
+	Features []string `form:"features,omitempty" json:"features,omitempty" xml:"features,omitempty"`
 }
 
 // RenewResponseBody is the type of the "registry" service "renew" endpoint
@@ -107,6 +122,11 @@ type RenewResponseBody struct {
 	TTLMs int64 `form:"ttl_ms" json:"ttl_ms" xml:"ttl_ms"`
 	// When the lease ends unless renewed (RFC 3339, registry clock).
 	ExpiresAt string `form:"expires_at" json:"expires_at" xml:"expires_at"`
+	// The wire features the node that answered accepts, beyond the API's first
+	// version: failure_kind (post_result takes error_kind and error_recovery). A
+	// provider sends a feature's fields only when its lease lists the feature;
+	// absent (an older node): none. A name the provider does not know is ignored.
+	Features []string `form:"features,omitempty" json:"features,omitempty" xml:"features,omitempty"`
 }
 
 // DrainResponseBody is the type of the "registry" service "drain" endpoint
@@ -125,6 +145,11 @@ type DrainResponseBody struct {
 	TTLMs int64 `form:"ttl_ms" json:"ttl_ms" xml:"ttl_ms"`
 	// When the lease ends unless renewed (RFC 3339, registry clock).
 	ExpiresAt string `form:"expires_at" json:"expires_at" xml:"expires_at"`
+	// The wire features the node that answered accepts, beyond the API's first
+	// version: failure_kind (post_result takes error_kind and error_recovery). A
+	// provider sends a feature's fields only when its lease lists the feature;
+	// absent (an older node): none. A name the provider does not know is ignored.
+	Features []string `form:"features,omitempty" json:"features,omitempty" xml:"features,omitempty"`
 }
 
 // CallsResponseBody is the type of the "registry" service "calls" endpoint
@@ -171,10 +196,22 @@ type PostResultResponseBody struct {
 	LeaseID *string `form:"lease_id,omitempty" json:"lease_id,omitempty" xml:"lease_id,omitempty"`
 	// The error message of a settled call that did not succeed.
 	Error *string `form:"error,omitempty" json:"error,omitempty" xml:"error,omitempty"`
+	// The failure's kind, e.g. tool_error, invalid_payload, tool_unavailable, or a
+	// kind the toolset defines: what the provider's executor said its failure was,
+	// carried to the consumer unchanged (absent: the consumer reads tool_error).
+	// Only with outcome tool_error, when the provider posted one; kept after the
+	// result retention, like the outcome.
+	ErrorKind *string `form:"error_kind,omitempty" json:"error_kind,omitempty" xml:"error_kind,omitempty"`
+	// What the failure asks of the model: correct_call (fix the arguments and call
+	// again), replan (plan again without this tool), finish (stop and answer).
+	// Absent: the consumer decides. Only with outcome tool_error, when the
+	// provider posted one; kept after the result retention, like the outcome.
+	ErrorRecovery *string `form:"error_recovery,omitempty" json:"error_recovery,omitempty" xml:"error_recovery,omitempty"`
 	// The result of an ok call.
 	Result any `form:"result,omitempty" json:"result,omitempty" xml:"result,omitempty"`
 	// true when the call's result and error message were forgotten after the
-	// registry's result retention (its outcome remains).
+	// registry's result retention (its outcome, error_kind and error_recovery
+	// remain).
 	ResultExpired *bool `form:"result_expired,omitempty" json:"result_expired,omitempty" xml:"result_expired,omitempty"`
 }
 
@@ -249,6 +286,16 @@ type CallResolvedToolResponseBody struct {
 	Result any `form:"result,omitempty" json:"result,omitempty" xml:"result,omitempty"`
 	// The tool's error message (tool_error).
 	Error *string `form:"error,omitempty" json:"error,omitempty" xml:"error,omitempty"`
+	// The failure's kind, e.g. tool_error, invalid_payload, tool_unavailable, or a
+	// kind the toolset defines: what the provider's executor said its failure was,
+	// carried to the consumer unchanged (absent: the consumer reads tool_error).
+	// Only with tool_error, when the provider posted one.
+	ErrorKind *string `form:"error_kind,omitempty" json:"error_kind,omitempty" xml:"error_kind,omitempty"`
+	// What the failure asks of the model: correct_call (fix the arguments and call
+	// again), replan (plan again without this tool), finish (stop and answer).
+	// Absent: the consumer decides. Only with tool_error, when the provider posted
+	// one.
+	ErrorRecovery *string `form:"error_recovery,omitempty" json:"error_recovery,omitempty" xml:"error_recovery,omitempty"`
 }
 
 // GetCallResponseBody is the type of the "registry" service "get_call"
@@ -273,10 +320,22 @@ type GetCallResponseBody struct {
 	LeaseID *string `form:"lease_id,omitempty" json:"lease_id,omitempty" xml:"lease_id,omitempty"`
 	// The error message of a settled call that did not succeed.
 	Error *string `form:"error,omitempty" json:"error,omitempty" xml:"error,omitempty"`
+	// The failure's kind, e.g. tool_error, invalid_payload, tool_unavailable, or a
+	// kind the toolset defines: what the provider's executor said its failure was,
+	// carried to the consumer unchanged (absent: the consumer reads tool_error).
+	// Only with outcome tool_error, when the provider posted one; kept after the
+	// result retention, like the outcome.
+	ErrorKind *string `form:"error_kind,omitempty" json:"error_kind,omitempty" xml:"error_kind,omitempty"`
+	// What the failure asks of the model: correct_call (fix the arguments and call
+	// again), replan (plan again without this tool), finish (stop and answer).
+	// Absent: the consumer decides. Only with outcome tool_error, when the
+	// provider posted one; kept after the result retention, like the outcome.
+	ErrorRecovery *string `form:"error_recovery,omitempty" json:"error_recovery,omitempty" xml:"error_recovery,omitempty"`
 	// The result of an ok call.
 	Result any `form:"result,omitempty" json:"result,omitempty" xml:"result,omitempty"`
 	// true when the call's result and error message were forgotten after the
-	// registry's result retention (its outcome remains).
+	// registry's result retention (its outcome, error_kind and error_recovery
+	// remain).
 	ResultExpired *bool `form:"result_expired,omitempty" json:"result_expired,omitempty" xml:"result_expired,omitempty"`
 }
 
@@ -2430,6 +2489,12 @@ func NewRegisterResponseBody(res *registry.Registration) *RegisterResponseBody {
 		TTLMs:           res.TTLMs,
 		ExpiresAt:       res.ExpiresAt,
 	}
+	if res.Features != nil {
+		body.Features = make([]string, len(res.Features))
+		for i, val := range res.Features {
+			body.Features[i] = val
+		}
+	}
 	return body
 }
 
@@ -2444,6 +2509,12 @@ func NewRenewResponseBody(res *registry.Lease) *RenewResponseBody {
 		TTLMs:     res.TTLMs,
 		ExpiresAt: res.ExpiresAt,
 	}
+	if res.Features != nil {
+		body.Features = make([]string, len(res.Features))
+		for i, val := range res.Features {
+			body.Features[i] = val
+		}
+	}
 	return body
 }
 
@@ -2457,6 +2528,12 @@ func NewDrainResponseBody(res *registry.Lease) *DrainResponseBody {
 		State:     res.State,
 		TTLMs:     res.TTLMs,
 		ExpiresAt: res.ExpiresAt,
+	}
+	if res.Features != nil {
+		body.Features = make([]string, len(res.Features))
+		for i, val := range res.Features {
+			body.Features[i] = val
+		}
 	}
 	return body
 }
@@ -2490,6 +2567,8 @@ func NewPostResultResponseBody(res *registry.CallRecord) *PostResultResponseBody
 		Outcome:       res.Outcome,
 		LeaseID:       res.LeaseID,
 		Error:         res.Error,
+		ErrorKind:     res.ErrorKind,
+		ErrorRecovery: res.ErrorRecovery,
 		Result:        res.Result,
 		ResultExpired: res.ResultExpired,
 	}
@@ -2606,10 +2685,12 @@ func NewChangesResponseBody(res *registry.ChangesResult) *ChangesResponseBody {
 // result of the "call_resolved_tool" endpoint of the "registry" service.
 func NewCallResolvedToolResponseBody(res *registry.CallOutcome) *CallResolvedToolResponseBody {
 	body := &CallResolvedToolResponseBody{
-		CallID:  res.CallID,
-		Outcome: res.Outcome,
-		Result:  res.Result,
-		Error:   res.Error,
+		CallID:        res.CallID,
+		Outcome:       res.Outcome,
+		Result:        res.Result,
+		Error:         res.Error,
+		ErrorKind:     res.ErrorKind,
+		ErrorRecovery: res.ErrorRecovery,
 	}
 	return body
 }
@@ -2627,6 +2708,8 @@ func NewGetCallResponseBody(res *registry.CallRecord) *GetCallResponseBody {
 		Outcome:       res.Outcome,
 		LeaseID:       res.LeaseID,
 		Error:         res.Error,
+		ErrorKind:     res.ErrorKind,
+		ErrorRecovery: res.ErrorRecovery,
 		Result:        res.Result,
 		ResultExpired: res.ResultExpired,
 	}
@@ -4314,9 +4397,11 @@ func NewCallsPayload(leaseID string, key *string) *registry.CallsPayload {
 // NewPostResultPayload builds a registry service post_result endpoint payload.
 func NewPostResultPayload(body *PostResultRequestBody, callID string, key *string) *registry.PostResultPayload {
 	v := &registry.PostResultPayload{
-		LeaseID: *body.LeaseID,
-		Result:  body.Result,
-		Error:   body.Error,
+		LeaseID:       *body.LeaseID,
+		Result:        body.Result,
+		Error:         body.Error,
+		ErrorKind:     body.ErrorKind,
+		ErrorRecovery: body.ErrorRecovery,
 	}
 	v.CallID = callID
 	v.Key = key
@@ -4462,6 +4547,14 @@ func ValidateRegisterRequestBody(body *RegisterRequestBody) (err error) {
 func ValidatePostResultRequestBody(body *PostResultRequestBody) (err error) {
 	if body.LeaseID == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("lease_id", "body"))
+	}
+	if body.ErrorKind != nil {
+		err = goa.MergeErrors(err, goa.ValidatePattern("body.error_kind", *body.ErrorKind, "^[a-z][a-z0-9_]{0,63}$"))
+	}
+	if body.ErrorRecovery != nil {
+		if !(*body.ErrorRecovery == "correct_call" || *body.ErrorRecovery == "replan" || *body.ErrorRecovery == "finish") {
+			err = goa.MergeErrors(err, goa.InvalidEnumValueError("body.error_recovery", *body.ErrorRecovery, []any{"correct_call", "replan", "finish"}))
+		}
 	}
 	return
 }
