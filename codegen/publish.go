@@ -81,6 +81,7 @@ func publishFile(data *toolsetData) *goacodegen.File {
 	header := goacodegen.Header(fmt.Sprintf("Toolset %q registry publication", data.Expr.Name), data.Package, []*goacodegen.ImportSpec{
 		{Path: "context"},
 		{Path: "github.com/quiver-go/quiver/registry"},
+		{Path: "github.com/quiver-go/quiver/toolcall"},
 	})
 	return &goacodegen.File{
 		Path: path.Join(toolsetDir(data), "publish.go"),
@@ -102,13 +103,15 @@ const publishT = `{{ $ts := . }}{{ range .Publications }}
 // client must reach registry {{ printf "%q" .Registry }}: NewClient of package
 // {{ .ClientImport }} builds one.
 // revision is issued by the deployment; a changed contract needs a new
-// one. exec receives each call's payload as the registry validated it
-// against the published schema; this package's Decode functions read it.
+// one. exec is the same toolcall.Executor that serves the toolset in
+// process (a runtime.ToolExecutor): it receives each call's payload as the
+// registry validated it against the published schema, injected fields
+// filled in; call.Decode and this package's Decode functions read it.
 //
 // Only a service's export is published: an agent's export runs the agent
 // as the tool (agent-as-tool, in a child workflow), which a registry cannot
 // carry, so it stays compiled into its consumers.
-func {{ .Func }}(ctx context.Context, client *registry.Client, revision string, exec registry.Executor) error {
+func {{ .Func }}(ctx context.Context, client *registry.Client, revision string, exec toolcall.Executor) error {
 	return registry.Serve(ctx, client, {{ .RegistrationFunc }}(revision), exec)
 }
 

@@ -124,9 +124,9 @@ func TestGoldenRegistries(t *testing.T) {
 		"[]runtime.ToolsetUse{},",
 	)
 	contains("gen/toolsets/notes/publish.go",
-		"func PublishToCompany(ctx context.Context, client *registry.Client, revision string, exec registry.Executor) error {\n\treturn registry.Serve(ctx, client, CompanyRegistration(revision), exec)\n}",
+		"func PublishToCompany(ctx context.Context, client *registry.Client, revision string, exec toolcall.Executor) error {\n\treturn registry.Serve(ctx, client, CompanyRegistration(revision), exec)\n}",
 		"func CompanyRegistration(revision string) registry.Registration {",
-		"func PublishToPartners(ctx context.Context, client *registry.Client, revision string, exec registry.Executor) error {",
+		"func PublishToPartners(ctx context.Context, client *registry.Client, revision string, exec toolcall.Executor) error {",
 		`decl.Description = "Notes shared with every agent of the company."`,
 		`decl.Tags = []string{"notes", "shared"}`,
 		"an agent's export runs the agent\n// as the tool",

@@ -66,6 +66,12 @@ func providerFailure(out *gen.CallOutcome) *toolcall.Failure {
 	if out.Error != nil {
 		f.Message = *out.Error
 	}
+	if out.ErrorKind != nil && toolcall.ValidKind(toolcall.Kind(*out.ErrorKind)) {
+		f.Code = toolcall.Kind(*out.ErrorKind)
+	}
+	if out.ErrorRecovery != nil && toolcall.Recovery(*out.ErrorRecovery).Valid() {
+		f.Recovery = toolcall.Recovery(*out.ErrorRecovery)
+	}
 	return f
 }
 

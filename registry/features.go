@@ -1,11 +1,10 @@
 package registry
 
 import (
-	"errors"
-	"regexp"
 	"slices"
 
 	gen "github.com/quiver-go/quiver/registry/gen/registry"
+	"github.com/quiver-go/quiver/toolcall"
 )
 
 // FeatureFailureKind is the wire feature of a registry node that takes a
@@ -16,49 +15,27 @@ import (
 // it, since a node of an earlier version refuses fields it does not know.
 const FeatureFailureKind = "failure_kind"
 
-// FailureKinded is an executor's error that says what kind of failure it
-// is and what it asks of the model, for the registry to carry to the
-// consumer. Serve finds it in the error an Executor returns with
-// errors.As, and posts kind as the call's error_kind and recovery as its
-// error_recovery, each when it is valid (kind: ^[a-z][a-z0-9_]{0,63}$,
-// such as tool_error, invalid_payload, tool_unavailable or a kind the
-// toolset defines; recovery: correct_call, replan or finish) and the node
-// lists FeatureFailureKind. Anything else posts the message alone, and the
-// consumer reads a failure of kind tool_error.
-//
-// It is a small hook for executors of this package; the error message is
-// still err.Error().
-type FailureKinded interface {
-	error
-	FailureKind() (kind, recovery string)
-}
-
-// errorKindRule is the design's pattern of error_kind.
-var errorKindRule = regexp.MustCompile(`^[a-z][a-z0-9_]{0,63}$`)
-
-// failurePost fills post's error_kind and error_recovery from err, the
+// failurePost fills post's error_kind and error_recovery from f, the
 // failure of a call served under a lease listing features: only when the
-// node lists FeatureFailureKind and err is a FailureKinded, and each only
-// when valid (an invalid one is left out, so that the node still records
-// the outcome). dropped reports a kind or recovery err gave that was left
-// out as invalid.
-func failurePost(post *gen.PostResultPayload, err error, features []string) (dropped bool) {
+// node lists FeatureFailureKind, and each only when valid (an invalid one
+// is left out, so that the node still records the outcome). dropped
+// reports a kind or recovery f gave that was left out as invalid.
+func failurePost(post *gen.PostResultPayload, f *toolcall.Failure, features []string) (dropped bool) {
 	post.ErrorKind, post.ErrorRecovery = nil, nil
-	var fk FailureKinded
-	if !slices.Contains(features, FeatureFailureKind) || !errors.As(err, &fk) {
+	if !slices.Contains(features, FeatureFailureKind) {
 		return false
 	}
-	kind, recovery := fk.FailureKind()
-	if errorKindRule.MatchString(kind) {
+	if toolcall.ValidKind(f.Code) {
+		kind := string(f.Code)
 		post.ErrorKind = &kind
-	} else if kind != "" {
+	} else if f.Code != "" {
 		dropped = true
 	}
-	switch recovery {
-	case "correct_call", "replan", "finish":
+	switch {
+	case f.Recovery.Valid():
+		recovery := string(f.Recovery)
 		post.ErrorRecovery = &recovery
-	case "":
-	default:
+	case f.Recovery != "":
 		dropped = true
 	}
 	return dropped

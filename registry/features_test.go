@@ -6,38 +6,37 @@ import (
 	"testing"
 
 	gen "github.com/quiver-go/quiver/registry/gen/registry"
+	"github.com/quiver-go/quiver/toolcall"
 )
 
-// kindedErr is an executor's failure that says its kind and recovery.
-type kindedErr struct{ kind, recovery string }
-
-func (e kindedErr) Error() string                        { return "kinded failure" }
-func (e kindedErr) FailureKind() (kind, recovery string) { return e.kind, e.recovery }
+// kindedErr is an executor's failure of kind with recovery.
+func kindedErr(kind, recovery string) *toolcall.Failure {
+	return &toolcall.Failure{Code: toolcall.Kind(kind), Recovery: toolcall.Recovery(recovery), Message: "kinded failure"}
+}
 
 // The provider posts a failure's kind and recovery only when its lease
-// lists failure_kind and the executor's error is FailureKinded, and each
-// only when the wire can carry it; otherwise the error goes alone.
-func TestFailurePostNeedsTheFeatureAndAKindedError(t *testing.T) {
+// lists failure_kind, and each only when the wire can carry it; otherwise
+// the message goes alone.
+func TestFailurePostNeedsTheFeature(t *testing.T) {
 	feature := []string{"something_else", FeatureFailureKind}
-	city := kindedErr{"unknown_city", "correct_call"}
+	city := kindedErr("unknown_city", "correct_call")
 	for _, tc := range []struct {
 		name                   string
 		features               []string
-		err                    error
+		err                    *toolcall.Failure
 		wantKind, wantRecovery string
 		wantDropped            bool
 	}{
 		{name: "an older node lists no features", features: nil, err: city},
 		{name: "a node without failure_kind", features: []string{"something_else"}, err: city},
 		{name: "a node with failure_kind", features: feature, err: city, wantKind: "unknown_city", wantRecovery: "correct_call"},
-		{name: "a wrapped kinded error", features: feature, err: fmt.Errorf("lookup: %w", city), wantKind: "unknown_city", wantRecovery: "correct_call"},
-		{name: "a plain error", features: feature, err: errors.New("boom")},
-		{name: "a kind without a recovery", features: feature, err: kindedErr{"tool_unavailable", ""}, wantKind: "tool_unavailable"},
-		{name: "a recovery without a kind", features: feature, err: kindedErr{"", "finish"}, wantRecovery: "finish"},
-		{name: "neither", features: feature, err: kindedErr{"", ""}},
-		{name: "a kind the wire cannot carry", features: feature, err: kindedErr{"Unknown City", "replan"}, wantRecovery: "replan", wantDropped: true},
-		{name: "a kind over 64 bytes", features: feature, err: kindedErr{"k" + fmt.Sprintf("%064d", 0), ""}, wantDropped: true},
-		{name: "a recovery the wire cannot carry", features: feature, err: kindedErr{"unknown_city", "retry"}, wantKind: "unknown_city", wantDropped: true},
+		{name: "a plain error", features: feature, err: toolcall.ToolFailed(errors.New("boom")), wantKind: "tool_error", wantRecovery: "replan"},
+		{name: "a kind without a recovery", features: feature, err: kindedErr("tool_unavailable", ""), wantKind: "tool_unavailable"},
+		{name: "a recovery without a kind", features: feature, err: kindedErr("", "finish"), wantRecovery: "finish"},
+		{name: "neither", features: feature, err: kindedErr("", "")},
+		{name: "a kind the wire cannot carry", features: feature, err: kindedErr("Unknown City", "replan"), wantRecovery: "replan", wantDropped: true},
+		{name: "a kind over 64 bytes", features: feature, err: kindedErr("k"+fmt.Sprintf("%064d", 0), ""), wantDropped: true},
+		{name: "a recovery the wire cannot carry", features: feature, err: kindedErr("unknown_city", "retry"), wantKind: "unknown_city", wantDropped: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			stale := "stale"

@@ -8,6 +8,7 @@ import (
 	"github.com/quiver-go/quiver/internal/registrytest"
 	"github.com/quiver-go/quiver/registry"
 	gen "github.com/quiver-go/quiver/registry/gen/registry"
+	"github.com/quiver-go/quiver/toolcall"
 	"github.com/quiver-go/quiver/tools/contract"
 )
 
@@ -36,10 +37,9 @@ func TestARuntimeDefinedToolsetKeepsItsFingerprint(t *testing.T) {
 	}
 	r := registrytest.Start(t, registrytest.Options{})
 	c := r.Client(t, "")
-	registrytest.Serve(t, c, registry.Registration{Toolset: decl, Revision: "build-7"}, registry.ExecutorFunc(
-		func(context.Context, registry.Call) (json.RawMessage, error) {
-			return json.RawMessage(`{"celsius":21.5}`), nil
-		}))
+	registrytest.Serve(t, c, registry.Registration{Toolset: decl, Revision: "build-7"}, registrytest.Returning(func(context.Context, *toolcall.Call) (json.RawMessage, error) {
+		return json.RawMessage(`{"celsius":21.5}`), nil
+	}))
 	ts := registrytest.WaitProviders(t, c, "weather", 1)
 	if ts.Fingerprint != want {
 		t.Fatalf("the registry computed %s, the provider %s", ts.Fingerprint, want)

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	gen "github.com/quiver-go/quiver/registry/gen/registry"
+	"github.com/quiver-go/quiver/toolcall"
 	"github.com/quiver-go/quiver/tools"
 	"github.com/quiver-go/quiver/tools/contract"
 )
@@ -36,37 +37,6 @@ type Registration struct {
 	Logger *slog.Logger
 }
 
-// Call is one call handed to a provider.
-type Call struct {
-	ID      string
-	Toolset string
-	Tool    string
-	// Payload is the canonical payload the registry validated.
-	Payload json.RawMessage
-	RunID   string
-	// Deadline is when the consumer stops waiting; Execute's context ends
-	// then.
-	Deadline time.Time
-}
-
-// Ident is the call's tool ident.
-func (c Call) Ident() tools.Ident { return tools.JoinIdent(c.Toolset, c.Tool) }
-
-// Executor runs the calls a provider receives. An error is the tool's
-// failure: its message is what the consumer reads, and a FailureKinded
-// error also gives the failure's kind and recovery.
-type Executor interface {
-	Execute(ctx context.Context, call Call) (json.RawMessage, error)
-}
-
-// ExecutorFunc adapts a function to Executor.
-type ExecutorFunc func(ctx context.Context, call Call) (json.RawMessage, error)
-
-// Execute calls f.
-func (f ExecutorFunc) Execute(ctx context.Context, call Call) (json.RawMessage, error) {
-	return f(ctx, call)
-}
-
 // ErrReplaced is returned by Serve when the registry drained this provider
 // because a new revision of its toolset replaced it.
 var ErrReplaced = errors.New("registry: a new revision replaced this provider's registration")
@@ -79,7 +49,17 @@ var ErrReplaced = errors.New("registry: a new revision replaced this provider's 
 // its stream when the registry restarts; outcomes are posted until the
 // registry records them. A registration the registry refuses is returned
 // at once.
-func Serve(ctx context.Context, c *Client, reg Registration, exec Executor) error {
+//
+// exec is the executor that serves the toolset anywhere else
+// (toolcall.Executor): it receives each call with the tool's compiled
+// spec, the payload the consumer validated with its injected fields
+// filled in (toolcall.Forwarded), the consumer's run id and the registry
+// call id as Meta.RunID and Meta.ToolCallID, and a context that ends at
+// the consumer's deadline. Its result crosses with its bounds written in
+// the result's canonical fields; its failure with its message, kind and
+// recovery (to a node listing FeatureFailureKind). Display hints and
+// server data do not cross the registry.
+func Serve(ctx context.Context, c *Client, reg Registration, exec toolcall.Executor) error {
 	if c == nil || exec == nil {
 		return errors.New("registry: Serve needs a client and an executor")
 	}
@@ -93,7 +73,8 @@ func Serve(ctx context.Context, c *Client, reg Registration, exec Executor) erro
 type provider struct {
 	c       *Client
 	reg     Registration
-	exec    Executor
+	exec    toolcall.Executor
+	specs   map[tools.Ident]tools.ToolSpec
 	log     *slog.Logger
 	payload *gen.RegisterPayload
 
@@ -101,7 +82,7 @@ type provider struct {
 	inHand inflight
 }
 
-func newProvider(c *Client, reg Registration, exec Executor) (*provider, error) {
+func newProvider(c *Client, reg Registration, exec toolcall.Executor) (*provider, error) {
 	if reg.Revision == "" {
 		return nil, errors.New("registry: Serve: the registration has no revision")
 	}
@@ -124,7 +105,14 @@ func newProvider(c *Client, reg Registration, exec Executor) (*provider, error) 
 	if err != nil {
 		return nil, fmt.Errorf("registry: Serve: encode the declaration: %w", err)
 	}
-	p := &provider{c: c, reg: reg, exec: exec, log: reg.Logger}
+	specs, err := contract.CompileToolset(decl)
+	if err != nil {
+		return nil, fmt.Errorf("registry: Serve: %w", err)
+	}
+	p := &provider{c: c, reg: reg, exec: exec, log: reg.Logger, specs: make(map[tools.Ident]tools.ToolSpec, len(specs))}
+	for _, spec := range specs {
+		p.specs[spec.Name] = spec
+	}
 	p.payload = &gen.RegisterPayload{
 		Kind: "tool_schemas", Toolset: json.RawMessage(raw), Fingerprint: fp, Revision: reg.Revision,
 		Execution: "service", MaxInFlight: reg.MaxInFlight,
@@ -248,35 +236,25 @@ func (p *provider) receive(sctx context.Context, leaseID string, lost, drained f
 // recovery are posted only to a node that takes them.
 func (p *provider) handle(sctx context.Context, leaseID string, f *gen.CallFrame, features []string) {
 	defer p.inHand.done()
-	call := Call{ID: deref(f.CallID), Toolset: deref(f.Toolset), Tool: deref(f.Tool), RunID: deref(f.RunID)}
-	if raw, ok := f.Payload.(json.RawMessage); ok {
-		call.Payload = raw
-	} else if b, err := json.Marshal(f.Payload); err == nil {
-		call.Payload = b
-	}
-	if f.Deadline != nil {
-		call.Deadline, _ = time.Parse(time.RFC3339Nano, *f.Deadline)
-	}
+	callID := deref(f.CallID)
 	ectx := context.WithoutCancel(sctx)
-	if !call.Deadline.IsZero() {
-		var cancel context.CancelFunc
-		ectx, cancel = context.WithDeadline(ectx, call.Deadline)
-		defer cancel()
+	if f.Deadline != nil {
+		if deadline, err := time.Parse(time.RFC3339Nano, *f.Deadline); err == nil {
+			var cancel context.CancelFunc
+			ectx, cancel = context.WithDeadline(ectx, deadline)
+			defer cancel()
+		}
 	}
-	res, err := p.exec.Execute(ectx, call)
-	post := &gen.PostResultPayload{CallID: call.ID, LeaseID: leaseID}
-	if err != nil {
-		msg := err.Error()
-		post.Error = &msg
-		if failurePost(post, err, features) {
+	post := &gen.PostResultPayload{CallID: callID, LeaseID: leaseID}
+	result, failure := p.execute(ectx, callID, f)
+	if failure != nil {
+		post.Error = &failure.Message
+		if failurePost(post, failure, features) {
 			p.log.Warn("registry: the executor's failure kind or recovery is not one the wire carries; posting the error without it",
-				"call", call.ID, "err", err)
+				"call", callID, "kind", failure.Code, "recovery", failure.Recovery)
 		}
 	} else {
-		if len(res) == 0 {
-			res = json.RawMessage("null")
-		}
-		post.Result = res
+		post.Result = result
 	}
 	backoff := newBackoff()
 	for {
@@ -295,20 +273,63 @@ func (p *provider) handle(sctx context.Context, leaseID string, f *gen.CallFrame
 				// A node of an earlier version behind the same address
 				// refuses the fields it does not know: the outcome
 				// matters more than its kind.
-				p.log.Warn("registry: the node refused the failure's kind; posting the error without it", "call", call.ID, "err", err)
+				p.log.Warn("registry: the node refused the failure's kind; posting the error without it", "call", callID, "err", err)
 				post.ErrorKind, post.ErrorRecovery = nil, nil
 				continue
 			}
 			fallthrough
 		default:
-			p.log.Error("registry: outcome refused", "call", call.ID, "err", err)
+			p.log.Error("registry: outcome refused", "call", callID, "err", err)
 			return
 		}
 		if !backoff.wait(context.Background()) || backoff.attempts > 60 {
-			p.log.Error("registry: outcome not posted", "call", call.ID, "err", err)
+			p.log.Error("registry: outcome not posted", "call", callID, "err", err)
 			return
 		}
 	}
+}
+
+// execute runs the call a frame hands over and returns what to post: the
+// result, its bounds written in its canonical fields, or the failure.
+func (p *provider) execute(ctx context.Context, callID string, f *gen.CallFrame) (json.RawMessage, *toolcall.Failure) {
+	id := tools.JoinIdent(deref(f.Toolset), deref(f.Tool))
+	spec, ok := p.specs[id]
+	if !ok {
+		return nil, toolcall.Unavailable(string(id))
+	}
+	payload, ok := f.Payload.(json.RawMessage)
+	if !ok {
+		b, err := json.Marshal(f.Payload)
+		if err != nil {
+			return nil, toolcall.InvalidPayload(err)
+		}
+		payload = b
+	}
+	call := toolcall.Forwarded(id, spec.Clone(), payload, tools.CallMeta{RunID: deref(f.RunID), ToolCallID: callID})
+	res, err := p.exec.Execute(ctx, call)
+	switch {
+	case err != nil:
+		if f := toolcall.AsFailure(err); f != nil {
+			return nil, f
+		}
+		return nil, toolcall.ToolFailed(err)
+	case res == nil:
+		return nil, toolcall.NoResult()
+	case res.Failure != nil:
+		return nil, res.Failure
+	}
+	result := res.Result
+	if len(result) == 0 {
+		result = json.RawMessage("null")
+	}
+	if spec.Bounds != nil && res.Bounds != nil {
+		withBounds, err := toolcall.WithBoundsFields(spec, result, *res.Bounds)
+		if err != nil {
+			return nil, toolcall.InvalidResult(err)
+		}
+		result = withBounds
+	}
+	return result, nil
 }
 
 // drain stops new calls, waits for those in hand, and releases the lease.

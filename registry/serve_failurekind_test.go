@@ -17,37 +17,25 @@ import (
 	"github.com/quiver-go/quiver/internal/registrytest"
 	"github.com/quiver-go/quiver/registry"
 	gen "github.com/quiver-go/quiver/registry/gen/registry"
+	"github.com/quiver-go/quiver/toolcall"
 )
 
-// cityError is a tool's failure that knows its kind and what the model
-// should do about it, as an executor's error type would.
-type cityError struct {
-	city           string
-	kind, recovery string
-}
-
-func (e *cityError) Error() string { return "no city named " + e.city }
-
-func (e *cityError) FailureKind() (kind, recovery string) { return e.kind, e.recovery }
-
-var _ registry.FailureKinded = (*cityError)(nil)
-
 // failingEcho fails each echo call as its text says: "kinded" with a
-// kinded error (wrapped, as executors wrap), "plain" with a plain one,
-// "odd" with a kind and recovery the wire cannot carry.
-func failingEcho() registry.Executor {
-	return registry.ExecutorFunc(func(ctx context.Context, call registry.Call) (json.RawMessage, error) {
+// failure of a kind of its own (wrapped, as executors wrap), "plain" with
+// a plain error, "odd" with a kind and recovery the wire cannot carry.
+func failingEcho() toolcall.Executor {
+	return registrytest.Returning(func(ctx context.Context, call *toolcall.Call) (json.RawMessage, error) {
 		var p struct{ Text string }
 		if err := json.Unmarshal(call.Payload, &p); err != nil {
 			return nil, err
 		}
 		switch p.Text {
 		case "kinded":
-			return nil, fmt.Errorf("weather lookup: %w", &cityError{city: "Atlantis", kind: "unknown_city", recovery: "correct_call"})
+			return nil, fmt.Errorf("weather lookup: %w", toolcall.Fail("unknown_city", toolcall.RecoveryCorrectCall, "No city named %s.", "Atlantis"))
 		case "plain":
 			return nil, errors.New("the weather service is down")
 		case "odd":
-			return nil, &cityError{city: "Atlantis", kind: "Unknown City!", recovery: "retry_later"}
+			return nil, &toolcall.Failure{Code: "Unknown City!", Recovery: "retry_later", Message: "No city named Atlantis."}
 		}
 		return json.Marshal(map[string]string{"text": p.Text})
 	})
@@ -93,11 +81,11 @@ func TestServeCarriesTheExecutorsFailureKindToTheConsumer(t *testing.T) {
 	ts := registrytest.WaitProviders(t, c, "echo", 1)
 
 	wantFailure(t, "a kinded failure", callEcho(t, c, ts.Token, "kinded-1", "kinded"),
-		"weather lookup: no city named Atlantis", "unknown_city", "correct_call")
+		"No city named Atlantis.", "unknown_city", "correct_call")
 	wantFailure(t, "a plain failure", callEcho(t, c, ts.Token, "plain-1", "plain"),
-		"the weather service is down", "", "")
+		"The tool failed: the weather service is down", "tool_error", "replan")
 	wantFailure(t, "a kind the wire cannot carry", callEcho(t, c, ts.Token, "odd-1", "odd"),
-		"no city named Atlantis", "", "")
+		"No city named Atlantis.", "", "")
 	if out := callEcho(t, c, ts.Token, "ok-1", "fine"); out.Outcome != "ok" || out.ErrorKind != nil || out.ErrorRecovery != nil {
 		t.Fatalf("a success: %+v", out)
 	}
@@ -107,7 +95,7 @@ func TestServeCarriesTheExecutorsFailureKindToTheConsumer(t *testing.T) {
 		t.Fatalf("get_call: %+v %v", rec, err)
 	}
 	wantFailure(t, "a retry", callEcho(t, c, ts.Token, "kinded-1", "kinded"),
-		"weather lookup: no city named Atlantis", "unknown_city", "correct_call")
+		"No city named Atlantis.", "unknown_city", "correct_call")
 }
 
 // olderNode stands in front of a registry as a node of an earlier version
@@ -201,7 +189,7 @@ func TestServeToAnOlderNodePostsNoFailureKind(t *testing.T) {
 	ts := registrytest.WaitProviders(t, c, "echo", 1)
 
 	wantFailure(t, "a kinded failure through an older node", callEcho(t, c, ts.Token, "kinded-old", "kinded"),
-		"weather lookup: no city named Atlantis", "", "")
+		"No city named Atlantis.", "", "")
 	posts, refused := older.seen()
 	if len(posts) != 1 || refused != 0 {
 		t.Fatalf("the older node got %d posts, refused %d: %q; want one it accepts", len(posts), refused, posts)
@@ -223,7 +211,7 @@ func TestServePostsAgainWithoutTheKindWhenANodeRefusesIt(t *testing.T) {
 	ts := registrytest.WaitProviders(t, c, "echo", 1)
 
 	wantFailure(t, "a kinded failure refused, then posted without its kind", callEcho(t, c, ts.Token, "kinded-mixed", "kinded"),
-		"weather lookup: no city named Atlantis", "", "")
+		"No city named Atlantis.", "", "")
 	posts, refused := older.seen()
 	if len(posts) != 2 || refused != 1 || !strings.Contains(posts[0], `"error_kind":"unknown_city"`) || strings.Contains(posts[1], "error_kind") || strings.Contains(posts[1], "error_recovery") {
 		t.Fatalf("posts %q, refused %d; want the kinded post refused, then one without the kind", posts, refused)

@@ -10,6 +10,7 @@ import (
 	"github.com/quiver-go/quiver/internal/registrytest"
 	"github.com/quiver-go/quiver/registry"
 	gen "github.com/quiver-go/quiver/registry/gen/registry"
+	"github.com/quiver-go/quiver/toolcall"
 )
 
 // A generated toolset is served in a few lines: its Toolset() is the full
@@ -22,7 +23,7 @@ func TestServeAGeneratedToolset(t *testing.T) {
 
 	go func() {
 		served <- registry.Serve(ctx, client, registry.Registration{Toolset: workspace.Toolset(), Revision: "2026.11.30"},
-			registry.ExecutorFunc(func(ctx context.Context, call registry.Call) (json.RawMessage, error) {
+			registrytest.Returning(func(ctx context.Context, call *toolcall.Call) (json.RawMessage, error) {
 				return json.RawMessage(`{"tables":[{"name":"orders","rows":42}]}`), nil
 			}))
 	}()

@@ -16,6 +16,7 @@ import (
 	"github.com/quiver-go/quiver/model/scripted"
 	"github.com/quiver-go/quiver/planner"
 	"github.com/quiver-go/quiver/registry"
+	"github.com/quiver-go/quiver/toolcall"
 	"github.com/quiver-go/quiver/tools"
 	"github.com/quiver-go/quiver/tools/contract"
 )
@@ -553,8 +554,8 @@ func pagesToolset() contract.ToolsetDeclaration {
 }
 
 // pagesExecutor serves pagesToolset: two pages.
-var pagesExecutor = registry.ExecutorFunc(func(_ context.Context, call registry.Call) (json.RawMessage, error) {
-	if call.Tool == "list" {
+var pagesExecutor = registrytest.Returning(func(_ context.Context, call *toolcall.Call) (json.RawMessage, error) {
+	if call.Ident.Tool() == "list" {
 		return json.RawMessage(`{"items":[1,2],"returned":2,"truncated":true,"next_cursor":"page-2"}`), nil
 	}
 	var p struct{ Cursor string }

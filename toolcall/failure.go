@@ -139,12 +139,6 @@ func Fail(kind Kind, recovery Recovery, format string, args ...any) *Failure {
 // Error implements error.
 func (f *Failure) Error() string { return string(f.Code) + ": " + f.Message }
 
-// FailureKind returns the failure's kind and recovery as strings: what a
-// registry provider posts with the message.
-func (f *Failure) FailureKind() (kind, recovery string) {
-	return string(f.Code), string(f.Recovery)
-}
-
 // JSON is the failure as the model reads it:
 // {"error": kind, "message": …, "recovery": …}.
 func (f *Failure) JSON() json.RawMessage {

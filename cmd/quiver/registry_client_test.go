@@ -172,7 +172,7 @@ func TestRegistryCall(t *testing.T) {
 
 	// A tool's failure.
 	out = quiver(t, "registry", "call", "workspace.cancelExport", "--payload", `{"exportId": "e1"}`, "--call-id", "cancel-1", "--registry", r.URL)
-	if out.code != exitError || out.stderr != "quiver: workspace.cancelExport failed (tool_error): no export {\"exportId\":\"e1\"} is running\n" ||
+	if out.code != exitError || out.stderr != "quiver: workspace.cancelExport failed (tool_error): The tool failed: no export {\"exportId\":\"e1\"} is running\n" ||
 		!strings.Contains(out.stdout, "outcome  tool_error") {
 		t.Errorf("tool_error: exit %d\nstdout:\n%s\nstderr:\n%s", out.code, out.stdout, out.stderr)
 	}

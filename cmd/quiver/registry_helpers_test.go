@@ -13,10 +13,12 @@ import (
 	"time"
 
 	"github.com/quiver-go/quiver/internal/catalogs"
+	"github.com/quiver-go/quiver/internal/registrytest"
 	"github.com/quiver-go/quiver/internal/syncbuf"
 	"github.com/quiver-go/quiver/registry"
 	"github.com/quiver-go/quiver/registry/bench"
 	gen "github.com/quiver-go/quiver/registry/gen/registry"
+	"github.com/quiver-go/quiver/toolcall"
 	"github.com/quiver-go/quiver/tools/catalogfile"
 	"github.com/quiver-go/quiver/tools/contract"
 )
@@ -44,13 +46,13 @@ func startRegistry(t *testing.T) *testRegistry {
 		t.Fatal(err)
 	}
 	serveToolset(t, c, registry.Registration{Toolset: bench.Toolset(), Revision: "r1"}, r.counter)
-	serveToolset(t, c, registry.Registration{Toolset: workspaceToolset(t), Revision: "w1"}, registry.ExecutorFunc(workspaceExec))
+	serveToolset(t, c, registry.Registration{Toolset: workspaceToolset(t), Revision: "w1"}, registrytest.Returning(workspaceExec))
 	waitProviders(t, c, bench.ToolsetName, "workspace")
 	return r
 }
 
 // serveToolset runs a provider of reg until the test ends.
-func serveToolset(t *testing.T, c *registry.Client, reg registry.Registration, exec registry.Executor) {
+func serveToolset(t *testing.T, c *registry.Client, reg registry.Registration, exec toolcall.Executor) {
 	t.Helper()
 	reg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	ctx, cancel := context.WithCancel(context.Background())
@@ -109,11 +111,11 @@ func workspaceToolset(t *testing.T) contract.ToolsetDeclaration {
 
 // workspaceExec answers every workspace tool with {"tool": …, "payload":
 // …}, except cancelExport, which fails.
-func workspaceExec(_ context.Context, call registry.Call) (json.RawMessage, error) {
-	if call.Tool == "cancelExport" {
+func workspaceExec(_ context.Context, call *toolcall.Call) (json.RawMessage, error) {
+	if call.Ident.Tool() == "cancelExport" {
 		return nil, errors.New("no export " + string(call.Payload) + " is running")
 	}
-	return json.Marshal(map[string]any{"tool": call.Tool, "payload": call.Payload})
+	return json.Marshal(map[string]any{"tool": call.Ident.Tool(), "payload": call.Payload})
 }
 
 // server is a command that serves, running in the background.

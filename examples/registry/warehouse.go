@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -18,7 +17,7 @@ import (
 	"github.com/quiver-go/quiver/registry/node"
 	"github.com/quiver-go/quiver/registry/server"
 	"github.com/quiver-go/quiver/registry/stores"
-	"github.com/quiver-go/quiver/tools"
+	"github.com/quiver-go/quiver/toolcall"
 )
 
 // company is the company registry, started in this process on a free
@@ -69,7 +68,7 @@ type provider struct {
 
 // publish serves reg with exec until the provider is stopped, and waits
 // until the registry routes calls to it at reg's revision.
-func (c *company) publish(reg registry.Registration, exec registry.Executor) (*provider, error) {
+func (c *company) publish(reg registry.Registration, exec toolcall.Executor) (*provider, error) {
 	reg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	ctx, cancel := context.WithCancel(context.Background())
 	p := &provider{stop: cancel, done: make(chan error, 1)}
@@ -106,10 +105,10 @@ func inventoryRegistration() registry.Registration {
 // stockExecutor counts stock. counted, when set, hears of each count
 // before it is answered: the example uses it to deploy the shipping
 // provider while the clerk is working.
-func stockExecutor(counted func()) registry.Executor {
+func stockExecutor(counted func()) toolcall.Executor {
 	levels := map[string]int{"WIDGET-1": 12, "GADGET-7": 0}
-	return registry.ExecutorFunc(func(_ context.Context, call registry.Call) (json.RawMessage, error) {
-		p, err := inventory.DecodeStock(call.Payload, tools.CallMeta{RunID: call.RunID}, nil)
+	return toolcall.ExecutorFunc(func(_ context.Context, call *toolcall.Call) (*toolcall.Result, error) {
+		p, err := inventory.DecodeStock(call.Payload, call.Meta, nil)
 		if err != nil {
 			return nil, err
 		}
@@ -120,16 +119,17 @@ func stockExecutor(counted func()) registry.Executor {
 		if counted != nil {
 			counted()
 		}
-		return inventory.StockTool().Result.ToJSON(&inventory.StockResult{Sku: p.Sku, Units: units})
+		out, err := inventory.StockTool().Result.ToJSON(&inventory.StockResult{Sku: p.Sku, Units: units})
+		return &toolcall.Result{Result: out}, err
 	})
 }
 
 // shippingExecutor ships parcels numbered per revision.
-func shippingExecutor(revision string) registry.Executor {
+func shippingExecutor(revision string) toolcall.Executor {
 	var mu sync.Mutex
 	n := 0
-	return registry.ExecutorFunc(func(_ context.Context, call registry.Call) (json.RawMessage, error) {
-		p, err := shipping.DecodeShip(call.Payload, tools.CallMeta{RunID: call.RunID}, nil)
+	return toolcall.ExecutorFunc(func(_ context.Context, call *toolcall.Call) (*toolcall.Result, error) {
+		p, err := shipping.DecodeShip(call.Payload, call.Meta, nil)
 		if err != nil {
 			return nil, err
 		}
@@ -140,6 +140,7 @@ func shippingExecutor(revision string) registry.Executor {
 		n++
 		parcel := fmt.Sprintf("P-%s-%d", revision, n)
 		mu.Unlock()
-		return shipping.ShipTool().Result.ToJSON(&shipping.ShipResult{Parcel: parcel})
+		out, err := shipping.ShipTool().Result.ToJSON(&shipping.ShipResult{Parcel: parcel})
+		return &toolcall.Result{Result: out}, err
 	})
 }

@@ -8,7 +8,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/quiver-go/quiver/registry"
+	"github.com/quiver-go/quiver/toolcall"
 )
 
 // Counter is an executor of Echo's tools that counts how often it ran each
@@ -24,24 +24,33 @@ type Counter struct {
 // NewCounter returns an empty Counter.
 func NewCounter() *Counter { return &Counter{runs: map[string]int{}} }
 
-// Execute runs echo, add and slow.
-func (c *Counter) Execute(ctx context.Context, call registry.Call) (json.RawMessage, error) {
+// Execute runs echo, add and slow; a call's id is its Meta.ToolCallID
+// (the registry call id when it came through a registry).
+func (c *Counter) Execute(ctx context.Context, call *toolcall.Call) (*toolcall.Result, error) {
+	out, err := c.run(ctx, call.Meta.ToolCallID, call.Ident.Tool(), call.Payload)
+	if err != nil {
+		return nil, err
+	}
+	return &toolcall.Result{Result: out}, nil
+}
+
+func (c *Counter) run(ctx context.Context, id, tool string, payload json.RawMessage) (json.RawMessage, error) {
 	c.mu.Lock()
-	c.runs[call.ID]++
+	c.runs[id]++
 	c.mu.Unlock()
 	if c.Started != nil {
-		c.Started <- call.ID
+		c.Started <- id
 	}
-	switch call.Tool {
+	switch tool {
 	case "echo":
 		var p struct{ Text string }
-		if err := json.Unmarshal(call.Payload, &p); err != nil {
+		if err := json.Unmarshal(payload, &p); err != nil {
 			return nil, err
 		}
 		return json.Marshal(map[string]string{"text": p.Text})
 	case "add":
 		var p struct{ A, B json.Number }
-		if err := json.Unmarshal(call.Payload, &p); err != nil {
+		if err := json.Unmarshal(payload, &p); err != nil {
 			return nil, err
 		}
 		a, _ := new(big.Int).SetString(string(p.A), 10)
@@ -52,7 +61,7 @@ func (c *Counter) Execute(ctx context.Context, call registry.Call) (json.RawMess
 		return json.RawMessage(fmt.Sprintf(`{"sum":%s}`, new(big.Int).Add(a, b))), nil
 	case "slow":
 		var p struct{ Millis int }
-		if err := json.Unmarshal(call.Payload, &p); err != nil {
+		if err := json.Unmarshal(payload, &p); err != nil {
 			return nil, err
 		}
 		select {
@@ -62,7 +71,7 @@ func (c *Counter) Execute(ctx context.Context, call registry.Call) (json.RawMess
 			return nil, ctx.Err()
 		}
 	}
-	return nil, fmt.Errorf("no tool %q", call.Tool)
+	return nil, fmt.Errorf("no tool %q", tool)
 }
 
 // Runs returns how many times call id ran.
@@ -81,4 +90,17 @@ func (c *Counter) Snapshot() map[string]int {
 		out[k] = v
 	}
 	return out
+}
+
+// Returning adapts a function that returns a tool's raw result to a
+// toolcall.Executor, for tests whose providers answer with JSON: its error
+// is the call's failure.
+func Returning(f func(ctx context.Context, call *toolcall.Call) (json.RawMessage, error)) toolcall.Executor {
+	return toolcall.ExecutorFunc(func(ctx context.Context, call *toolcall.Call) (*toolcall.Result, error) {
+		out, err := f(ctx, call)
+		if err != nil {
+			return nil, err
+		}
+		return &toolcall.Result{Result: out}, nil
+	})
 }

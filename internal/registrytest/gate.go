@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"sync"
 
-	"github.com/quiver-go/quiver/registry"
+	"github.com/quiver-go/quiver/toolcall"
 )
 
 // Gate is an executor whose calls block until the test opens the gate (or
@@ -25,14 +25,15 @@ func NewGate() *Gate {
 }
 
 // Execute waits for the gate, then answers {"ok":true}.
-func (g *Gate) Execute(ctx context.Context, call registry.Call) (json.RawMessage, error) {
+func (g *Gate) Execute(ctx context.Context, call *toolcall.Call) (*toolcall.Result, error) {
+	id := call.Meta.ToolCallID
 	g.mu.Lock()
-	g.runs[call.ID]++
+	g.runs[id]++
 	g.mu.Unlock()
-	g.started <- call.ID
+	g.started <- id
 	select {
 	case <-g.open:
-		return json.RawMessage(`{"ok":true}`), nil
+		return &toolcall.Result{Result: json.RawMessage(`{"ok":true}`)}, nil
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}

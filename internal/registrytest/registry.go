@@ -12,6 +12,7 @@ import (
 	"github.com/quiver-go/quiver/registry/server"
 	"github.com/quiver-go/quiver/registry/store"
 	"github.com/quiver-go/quiver/registry/stores"
+	"github.com/quiver-go/quiver/toolcall"
 )
 
 // Registry is a registry node (registry/node) running in the test's
@@ -123,7 +124,7 @@ func (r *Registry) Client(t testing.TB, key string) *registry.Client {
 
 // Serve runs a provider of decl on c until the test ends or the returned
 // stop is called; stop waits for Serve to return and gives its error.
-func Serve(t testing.TB, c *registry.Client, reg registry.Registration, exec registry.Executor) (stop func() error) {
+func Serve(t testing.TB, c *registry.Client, reg registry.Registration, exec toolcall.Executor) (stop func() error) {
 	t.Helper()
 	if reg.Logger == nil {
 		reg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))

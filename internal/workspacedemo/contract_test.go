@@ -10,7 +10,7 @@ import (
 
 	"github.com/quiver-go/quiver/internal/catalogs"
 	"github.com/quiver-go/quiver/internal/workspacedemo"
-	"github.com/quiver-go/quiver/registry"
+	"github.com/quiver-go/quiver/toolcall"
 	"github.com/quiver-go/quiver/tools"
 	"github.com/quiver-go/quiver/tools/catalogfile"
 	"github.com/quiver-go/quiver/tools/contract"
@@ -106,7 +106,18 @@ func call(t *testing.T, w *workspacedemo.Workspace, tool, payload string) json.R
 
 // callErr runs one tool on w.
 func callErr(w *workspacedemo.Workspace, tool, payload string) (json.RawMessage, error) {
-	return w.Execute(context.Background(), registry.Call{ID: "c", Toolset: workspacedemo.ToolsetName, Tool: tool, Payload: json.RawMessage(payload)})
+	return execute(context.Background(), w, workspacedemo.ToolsetName, tool, payload)
+}
+
+// execute runs one call of toolset.tool on w as a registry provider
+// receives it, and returns its result.
+func execute(ctx context.Context, w *workspacedemo.Workspace, toolset, tool, payload string) (json.RawMessage, error) {
+	call := toolcall.Forwarded(tools.JoinIdent(toolset, tool), tools.ToolSpec{}, json.RawMessage(payload), tools.CallMeta{ToolCallID: "c"})
+	res, err := w.Execute(ctx, call)
+	if err != nil {
+		return nil, err
+	}
+	return res.Result, nil
 }
 
 // TestEveryCatalogToolRunsAndMatchesItsContract calls every tool of the

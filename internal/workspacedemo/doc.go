@@ -10,7 +10,8 @@
 // tables with rows, indexes and foreign keys, the view open in the grid,
 // saved views, charts, workbooks, workbench tabs, exports, uploaded files
 // and staged edits, behind one lock (safe for concurrent use).
-// Workspace.Execute satisfies registry.Executor: it validates the payload
+// Workspace.Execute is a toolcall.Executor (in process, over MCP, through
+// registry.Serve): it validates the payload
 // against the tool's declared input schema, runs the tool and returns its
 // result, which matches the declared output schema, or an error whose
 // message tells the calling model what to fix. Confirmation-gated tools

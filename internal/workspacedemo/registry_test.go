@@ -10,9 +10,10 @@ import (
 	"github.com/quiver-go/quiver/internal/registrytest"
 	"github.com/quiver-go/quiver/internal/workspacedemo"
 	"github.com/quiver-go/quiver/registry"
+	"github.com/quiver-go/quiver/toolcall"
 )
 
-var _ registry.Executor = (*workspacedemo.Workspace)(nil)
+var _ toolcall.Executor = (*workspacedemo.Workspace)(nil)
 
 // TestServedThroughARegistry publishes the workspace toolset
 // (catalogs.WorkspaceToolset(), as quiver serve does) to a real registry

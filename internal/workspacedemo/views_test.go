@@ -2,13 +2,11 @@ package workspacedemo_test
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/quiver-go/quiver/internal/workspacedemo"
-	"github.com/quiver-go/quiver/registry"
 )
 
 func TestOpenViewFiltersAndSavedViews(t *testing.T) {
@@ -126,12 +124,12 @@ func TestErrorsTeachTheFix(t *testing.T) {
 			t.Errorf("%s %s: error %v, want one containing %q", tc.tool, tc.payload, err, tc.want)
 		}
 	}
-	if _, err := w.Execute(context.Background(), registry.Call{Toolset: "docs", Tool: "countRows", Payload: json.RawMessage(`{"table":"sales.orders"}`)}); err == nil {
+	if _, err := execute(context.Background(), w, "docs", "countRows", `{"table":"sales.orders"}`); err == nil {
 		t.Error("a call of another toolset ran")
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := w.Execute(ctx, registry.Call{Toolset: workspacedemo.ToolsetName, Tool: "listTables"}); err == nil {
+	if _, err := execute(ctx, w, workspacedemo.ToolsetName, "listTables", ""); err == nil {
 		t.Error("a call with a cancelled context ran")
 	}
 }

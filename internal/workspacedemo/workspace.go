@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/quiver-go/quiver/internal/catalogs"
-	"github.com/quiver-go/quiver/registry"
+	"github.com/quiver-go/quiver/toolcall"
 	"github.com/quiver-go/quiver/tools"
 	"github.com/quiver-go/quiver/tools/contract"
 )
@@ -75,44 +75,49 @@ func New() *Workspace {
 }
 
 // Execute runs one call of the workspace toolset against the workspace's
-// data and returns the tool's result. It satisfies registry.Executor. The
+// data and returns the tool's result: a toolcall.Executor, so the same
+// value serves in process, over MCP and through registry.Serve. The
 // payload is validated against the tool's declared input schema first; an
 // error (invalid arguments, unknown table, bad filter, unknown id) is the
 // tool's failure, its message written for the model that made the call.
 // Confirmation-gated tools run when called: gating is the caller's job.
-func (w *Workspace) Execute(ctx context.Context, call registry.Call) (json.RawMessage, error) {
+func (w *Workspace) Execute(ctx context.Context, call *toolcall.Call) (*toolcall.Result, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	if call.Toolset != ToolsetName {
-		return nil, fmt.Errorf("workspacedemo: toolset %q: this executor runs the %q toolset only", call.Toolset, ToolsetName)
+	toolset, tool := call.Ident.Toolset(), call.Ident.Tool()
+	if toolset != ToolsetName {
+		return nil, fmt.Errorf("workspacedemo: toolset %q: this executor runs the %q toolset only", toolset, ToolsetName)
 	}
-	spec, ok := w.specs[call.Tool]
+	spec, ok := w.specs[tool]
 	if !ok {
-		return nil, fmt.Errorf("the workspace has no tool %q; its tools are %s", call.Tool, strings.Join(w.names, ", "))
+		return nil, fmt.Errorf("the workspace has no tool %q; its tools are %s", tool, strings.Join(w.names, ", "))
 	}
-	payload := call.Payload
+	payload, err := call.InjectedPayload()
+	if err != nil {
+		return nil, err
+	}
 	if len(bytes.TrimSpace(payload)) == 0 {
 		payload = json.RawMessage(`{}`)
 	}
 	if err := spec.Payload.Validate(payload); err != nil {
-		return nil, fmt.Errorf("%s: invalid arguments; fix them and call again:\n%w", call.Tool, err)
+		return nil, fmt.Errorf("%s: invalid arguments; fix them and call again:\n%w", tool, err)
 	}
-	run := w.handler(call.Tool)
+	run := w.handler(tool)
 	if run == nil {
-		return nil, fmt.Errorf("%s is declared by the workspace toolset but the demo workspace does not implement it", call.Tool)
+		return nil, fmt.Errorf("%s is declared by the workspace toolset but the demo workspace does not implement it", tool)
 	}
 	w.mu.Lock()
 	res, err := run(payload)
 	w.mu.Unlock()
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", call.Tool, err)
+		return nil, fmt.Errorf("%s: %w", tool, err)
 	}
 	out, err := json.Marshal(res)
 	if err != nil {
-		return nil, fmt.Errorf("workspacedemo: %s: encoding the result: %w", call.Tool, err)
+		return nil, fmt.Errorf("workspacedemo: %s: encoding the result: %w", tool, err)
 	}
-	return out, nil
+	return &toolcall.Result{Result: out}, nil
 }
 
 // handler returns the function running tool, or nil.

@@ -7,8 +7,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/quiver-go/quiver/planner"
-	"github.com/quiver-go/quiver/runtime"
+	"github.com/quiver-go/quiver/toolcall"
 	"github.com/quiver-go/quiver/tools"
 )
 
@@ -16,7 +15,7 @@ import (
 // runs, with the call the server would hand it (the canonical payload of
 // Arguments, the tool's spec, call metadata).
 type peer struct {
-	exec    runtime.ToolExecutor
+	exec    toolcall.Executor
 	spec    tools.ToolSpec
 	payload []byte
 }
@@ -44,7 +43,7 @@ func (p *peer) run(ctx context.Context, workers int, d time.Duration, timeout ti
 		wg.Go(func() {
 			rec := &recs[w]
 			for i := 0; time.Now().Before(deadline) && ctx.Err() == nil; i++ {
-				call := &runtime.ToolCall{
+				call := &toolcall.Call{
 					Ident: Tool, Spec: p.spec, Payload: p.payload,
 					Meta: tools.CallMeta{RunID: "bench", ToolCallID: "peer-" + strconv.Itoa(w) + "-" + strconv.Itoa(i)},
 				}
@@ -67,7 +66,7 @@ func (p *peer) run(ctx context.Context, workers int, d time.Duration, timeout ti
 }
 
 // checkPeer checks an in-process call's outcome.
-func checkPeer(res *planner.ToolResult, err error) error {
+func checkPeer(res *toolcall.Result, err error) error {
 	switch {
 	case err != nil:
 		return fmt.Errorf("%s in-process: %w", ToolName, err)

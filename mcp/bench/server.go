@@ -16,7 +16,6 @@ import (
 	"github.com/quiver-go/quiver/internal/loopback"
 	"github.com/quiver-go/quiver/internal/workspacedemo"
 	"github.com/quiver-go/quiver/mcp"
-	"github.com/quiver-go/quiver/registry"
 	"github.com/quiver-go/quiver/toolcall"
 	"github.com/quiver-go/quiver/tools"
 	"github.com/quiver-go/quiver/tools/contract"
@@ -25,37 +24,6 @@ import (
 // shutdownTimeout bounds each step of the shutdown.
 const shutdownTimeout = 10 * time.Second
 
-// workspaceExecutor runs the workspace toolset's calls on the demo
-// workspace: the toolcall.Executor the server's tools/call runs, and
-// the peer calls directly. A tool's error is its failure, as a provider's
-// is on the registry path (mcp.Registry); a bounded tool's result carries
-// its bounds.
-type workspaceExecutor struct {
-	ws *workspacedemo.Workspace
-}
-
-// Execute runs one call.
-func (e workspaceExecutor) Execute(ctx context.Context, call *toolcall.Call) (*toolcall.Result, error) {
-	payload, err := call.InjectedPayload()
-	if err != nil {
-		return nil, err
-	}
-	out, err := e.ws.Execute(ctx, registry.Call{
-		ID: call.Meta.ToolCallID, Toolset: call.Ident.Toolset(), Tool: call.Ident.Tool(),
-		Payload: payload, RunID: call.Meta.RunID,
-	})
-	if err != nil {
-		if ctx.Err() != nil {
-			return nil, err
-		}
-		return &toolcall.Result{Failure: &toolcall.Failure{Code: toolcall.KindToolError, Message: err.Error(), Recovery: toolcall.RecoveryReplan}}, nil
-	}
-	if call.Spec.Bounds != nil {
-		return toolcall.BoundsFromResult(call.Spec, out), nil
-	}
-	return &toolcall.Result{Result: out}, nil
-}
-
 // served is the MCP server on its loopback listener, and a second MCP
 // server over the same executor for clients on the SDK's in-memory
 // transport.
@@ -63,7 +31,7 @@ type served struct {
 	url   string
 	key   string
 	specs map[tools.Ident]tools.ToolSpec
-	exec  workspaceExecutor
+	exec  *workspacedemo.Workspace
 	mcp   *mcp.Server
 	http  *http.Server
 	done  chan struct{}
@@ -91,7 +59,7 @@ func serve(ctx context.Context, log *slog.Logger) (*served, error) {
 	if err != nil {
 		return nil, fmt.Errorf("bench: the workspace toolset: %w", err)
 	}
-	s := &served{specs: map[tools.Ident]tools.ToolSpec{}, exec: workspaceExecutor{ws: workspacedemo.New()}, done: make(chan struct{}), log: log}
+	s := &served{specs: map[tools.Ident]tools.ToolSpec{}, exec: workspacedemo.New(), done: make(chan struct{}), log: log}
 	for _, spec := range specs {
 		s.specs[spec.Name] = spec
 	}

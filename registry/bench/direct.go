@@ -8,7 +8,8 @@ import (
 	"io"
 	"net/http"
 
-	"github.com/quiver-go/quiver/registry"
+	"github.com/quiver-go/quiver/toolcall"
+	"github.com/quiver-go/quiver/tools"
 )
 
 // The peer: the executor behind a plain net/http JSON endpoint, POST
@@ -35,7 +36,7 @@ type directResponse struct {
 const maxDirectBody = 1 << 20
 
 // directHandler serves exec at POST /call.
-func directHandler(exec registry.Executor) http.Handler {
+func directHandler(exec toolcall.Executor) http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /call", func(w http.ResponseWriter, r *http.Request) {
 		var req directRequest
@@ -43,10 +44,16 @@ func directHandler(exec registry.Executor) http.Handler {
 			http.Error(w, err.Error(), http.StatusBadRequest)
 			return
 		}
-		res, err := exec.Execute(r.Context(), registry.Call{ID: req.CallID, Toolset: ToolsetName, Tool: req.Tool, Payload: req.Payload})
-		out := directResponse{CallID: req.CallID, Outcome: "ok", Result: res}
-		if err != nil {
-			out.Outcome, out.Result, out.Error = "tool_error", nil, err.Error()
+		call := toolcall.Forwarded(tools.JoinIdent(ToolsetName, req.Tool), tools.ToolSpec{}, req.Payload, tools.CallMeta{ToolCallID: req.CallID})
+		res, err := exec.Execute(r.Context(), call)
+		out := directResponse{CallID: req.CallID, Outcome: "ok"}
+		switch {
+		case err != nil:
+			out.Outcome, out.Error = "tool_error", err.Error()
+		case res == nil || res.Failure != nil:
+			out.Outcome, out.Error = "tool_error", "the tool failed"
+		default:
+			out.Result = res.Result
 		}
 		w.Header().Set("Content-Type", "application/json")
 		_ = json.NewEncoder(w).Encode(out)

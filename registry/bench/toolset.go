@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"sync"
 
-	"github.com/quiver-go/quiver/registry"
+	"github.com/quiver-go/quiver/toolcall"
 	"github.com/quiver-go/quiver/tools/contract"
 )
 
@@ -43,12 +43,12 @@ type Counter struct {
 func NewCounter() *Counter { return &Counter{runs: map[string]int{}} }
 
 // Execute runs echo: {"text": t} → {"text": t}.
-func (c *Counter) Execute(_ context.Context, call registry.Call) (json.RawMessage, error) {
+func (c *Counter) Execute(_ context.Context, call *toolcall.Call) (*toolcall.Result, error) {
 	c.mu.Lock()
-	c.runs[call.ID]++
+	c.runs[call.Meta.ToolCallID]++
 	c.mu.Unlock()
-	if call.Tool != ToolName {
-		return nil, fmt.Errorf("no tool %q", call.Tool)
+	if call.Ident.Tool() != ToolName {
+		return nil, fmt.Errorf("no tool %q", call.Ident.Tool())
 	}
 	var p struct {
 		Text string `json:"text"`
@@ -56,7 +56,11 @@ func (c *Counter) Execute(_ context.Context, call registry.Call) (json.RawMessag
 	if err := json.Unmarshal(call.Payload, &p); err != nil {
 		return nil, err
 	}
-	return json.Marshal(p)
+	out, err := json.Marshal(p)
+	if err != nil {
+		return nil, err
+	}
+	return &toolcall.Result{Result: out}, nil
 }
 
 // Duplicated returns how many call ids ran more than once.

@@ -19,6 +19,7 @@ import (
 	"github.com/quiver-go/quiver/internal/registrytest"
 	"github.com/quiver-go/quiver/registry"
 	gen "github.com/quiver-go/quiver/registry/gen/registry"
+	"github.com/quiver-go/quiver/toolcall"
 )
 
 // drainTimeout bounds an in-process provider's graceful drain when a test
@@ -54,8 +55,8 @@ func newExecLog(t *testing.T, dir, name string) (*execLog, string) {
 	return e, path
 }
 
-func (e *execLog) Execute(ctx context.Context, call registry.Call) (json.RawMessage, error) {
-	if _, err := e.f.WriteString(call.ID + "\n"); err != nil {
+func (e *execLog) Execute(ctx context.Context, call *toolcall.Call) (*toolcall.Result, error) {
+	if _, err := e.f.WriteString(call.Meta.ToolCallID + "\n"); err != nil {
 		return nil, fmt.Errorf("faulttest: execution log: %w", err)
 	}
 	if err := e.f.Sync(); err != nil {

@@ -9,6 +9,7 @@ import (
 	"github.com/quiver-go/quiver/registry"
 	gen "github.com/quiver-go/quiver/registry/gen/registry"
 	"github.com/quiver-go/quiver/registry/store"
+	"github.com/quiver-go/quiver/toolcall"
 )
 
 // answer is a call's outcome or error.
@@ -69,7 +70,7 @@ func eventually(t *testing.T, what string, cond func() bool) {
 }
 
 // setup starts a registry with one provider of Echo("echo") run by exec.
-func setup(t *testing.T, o registrytest.Options, exec registry.Executor, maxInFlight int) (*registrytest.Registry, *registry.Client, *gen.ResolvedToolset, func() error) {
+func setup(t *testing.T, o registrytest.Options, exec toolcall.Executor, maxInFlight int) (*registrytest.Registry, *registry.Client, *gen.ResolvedToolset, func() error) {
 	t.Helper()
 	r := registrytest.Start(t, o)
 	c := r.Client(t, "")

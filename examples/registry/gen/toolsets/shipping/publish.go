@@ -12,6 +12,7 @@ import (
 	"context"
 
 	"github.com/quiver-go/quiver/registry"
+	"github.com/quiver-go/quiver/toolcall"
 )
 
 // PublishToCorp serves toolset "shipping" to registry "corp" through
@@ -24,13 +25,15 @@ import (
 // client must reach registry "corp": NewClient of package
 // github.com/quiver-go/quiver/examples/registry/gen/registries/corp builds one.
 // revision is issued by the deployment; a changed contract needs a new
-// one. exec receives each call's payload as the registry validated it
-// against the published schema; this package's Decode functions read it.
+// one. exec is the same toolcall.Executor that serves the toolset in
+// process (a runtime.ToolExecutor): it receives each call's payload as the
+// registry validated it against the published schema, injected fields
+// filled in; call.Decode and this package's Decode functions read it.
 //
 // Only a service's export is published: an agent's export runs the agent
 // as the tool (agent-as-tool, in a child workflow), which a registry cannot
 // carry, so it stays compiled into its consumers.
-func PublishToCorp(ctx context.Context, client *registry.Client, revision string, exec registry.Executor) error {
+func PublishToCorp(ctx context.Context, client *registry.Client, revision string, exec toolcall.Executor) error {
 	return registry.Serve(ctx, client, CorpRegistration(revision), exec)
 }
 
