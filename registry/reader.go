@@ -138,7 +138,7 @@ func (r *Reader) compile(ts ResolvedToolset) (*CompiledToolset, error) {
 		return nil, fmt.Errorf("registry %q: toolset %q: %w", r.name, ts.Name, err)
 	}
 	if fp != ts.Fingerprint {
-		return nil, fmt.Errorf("registry %q: toolset %q: its declaration hashes to %s but the registry lists fingerprint %s: the registry's answer is inconsistent", r.name, ts.Name, fp, ts.Fingerprint)
+		return nil, &InconsistentError{Registry: r.name, Toolset: ts.Name, Computed: fp, Listed: ts.Fingerprint}
 	}
 	decl := ts.Declaration
 	decl.Name = ts.Name
@@ -158,6 +158,27 @@ func (r *Reader) compile(ts ResolvedToolset) (*CompiledToolset, error) {
 	r.compiled[ts.Name] = out
 	r.mu.Unlock()
 	return out, nil
+}
+
+// InconsistentError is a registry's answer listing a toolset whose
+// declaration does not hash to the fingerprint it lists beside it. The
+// registry refuses such a registration itself, so the answer was altered
+// on its way or the registry is broken: nothing of it is served, by the
+// runtime or by the MCP server.
+type InconsistentError struct {
+	// Registry is the reader's name for the registry.
+	Registry string
+	// Toolset is the toolset listed.
+	Toolset string
+	// Computed is contract.Fingerprint of the declaration received.
+	Computed string
+	// Listed is the fingerprint the registry listed.
+	Listed string
+}
+
+// Error says what does not match.
+func (e *InconsistentError) Error() string {
+	return fmt.Sprintf("registry %q: toolset %q: its declaration hashes to %s but the registry lists fingerprint %s: the registry's answer is inconsistent", e.Registry, e.Toolset, e.Computed, e.Listed)
 }
 
 // WaitChange returns once the registry's catalog is past revision (or

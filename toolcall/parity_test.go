@@ -26,8 +26,17 @@ import (
 // with a partner (ContinueWith) that declares a cursor of its own.
 func parityToolset(t testing.TB) []tools.ToolSpec {
 	t.Helper()
+	specs, err := contract.CompileToolset(parityDeclaration())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return specs
+}
+
+// parityDeclaration is parityToolset as a provider publishes it.
+func parityDeclaration() contract.ToolsetDeclaration {
 	page := json.RawMessage(`{"type":"object","properties":{"items":{"type":"array","items":{"type":"string"}}},"required":["items"]}`)
-	specs, err := contract.CompileToolset(contract.ToolsetDeclaration{
+	return contract.ToolsetDeclaration{
 		Name: "parity",
 		Tools: []contract.ToolDeclaration{
 			{
@@ -49,11 +58,7 @@ func parityToolset(t testing.TB) []tools.ToolSpec {
 				Bounds:       &tools.BoundsSpec{Cursor: "cursor", NextCursor: "next_cursor"},
 			},
 		},
-	})
-	if err != nil {
-		t.Fatal(err)
 	}
-	return specs
 }
 
 // counting is an executor that answers with reply and counts its calls.
@@ -205,6 +210,19 @@ func TestRuntimeAndMCPAnswerAlike(t *testing.T) {
 // args once, and returns the tool result the model read.
 func callThroughRuntime(t *testing.T, specs []tools.ToolSpec, exec toolcall.Executor, tool, args string) (json.RawMessage, bool) {
 	t.Helper()
+	return runtimeAnswer(t, func(rt *runtime.Runtime) runtime.AgentRegistration {
+		if err := rt.RegisterToolset(runtime.ToolsetRegistration{Name: "parity", Specs: specs, Executor: exec}); err != nil {
+			t.Fatal(err)
+		}
+		return runtime.AgentRegistration{Uses: []runtime.ToolsetUse{{Toolset: "parity"}}}
+	}, tool, args)
+}
+
+// runtimeAnswer runs an agent, set up by setup on a new runtime, whose
+// scripted model calls tool with args once, and returns the tool result
+// the model read.
+func runtimeAnswer(t *testing.T, setup func(*runtime.Runtime) runtime.AgentRegistration, tool, args string) (json.RawMessage, bool) {
+	t.Helper()
 	rt, err := runtime.New(runtime.WithModel(model.ModelClassDefault, scripted.New(
 		scripted.Call(tool, args),
 		scripted.Reply("done"),
@@ -213,10 +231,9 @@ func callThroughRuntime(t *testing.T, specs []tools.ToolSpec, exec toolcall.Exec
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = rt.Close() })
-	if err := rt.RegisterToolset(runtime.ToolsetRegistration{Name: "parity", Specs: specs, Executor: exec}); err != nil {
-		t.Fatal(err)
-	}
-	if err := rt.RegisterAgent(runtime.AgentRegistration{Name: "parity-agent", Planner: planner.NewStandard(), Uses: []runtime.ToolsetUse{{Toolset: "parity"}}}); err != nil {
+	agent := setup(rt)
+	agent.Name, agent.Planner = "parity-agent", planner.NewStandard()
+	if err := rt.RegisterAgent(agent); err != nil {
 		t.Fatal(err)
 	}
 	out, err := rt.Run(context.Background(), "parity-agent", runtime.RunInput{Messages: []model.Message{model.UserMessage("Go.")}})
@@ -243,6 +260,14 @@ func callThroughMCP(t *testing.T, specs []tools.ToolSpec, exec toolcall.Executor
 	if err != nil {
 		t.Fatal(err)
 	}
+	return mcpAnswer(t, src, tool, args)
+}
+
+// mcpAnswer serves src over MCP (every tool listed, a full-tier client on
+// the SDK's in-memory transport), calls tool with args and returns the
+// text the client read.
+func mcpAnswer(t *testing.T, src mcp.Source, tool, args string) (json.RawMessage, bool) {
+	t.Helper()
 	s, err := mcp.New(mcp.Config{Source: src, ExposeAll: true, Anonymous: tools.ExposureFull, Undeclared: tools.ExposureFull})
 	if err != nil {
 		t.Fatal(err)
@@ -253,6 +278,19 @@ func callThroughMCP(t *testing.T, specs []tools.ToolSpec, exec toolcall.Executor
 	if err := s.Ready(ctx); err != nil {
 		t.Fatal(err)
 	}
+	answer, isError, err := mcpCall(t, s, tool, args)
+	if err != nil {
+		t.Fatalf("MCP call %s: %v", tool, err)
+	}
+	return answer, isError
+}
+
+// mcpCall calls tool with args on s as a full-tier client on the SDK's
+// in-memory transport; the error is the protocol's (an unknown tool).
+func mcpCall(t *testing.T, s *mcp.Server, tool, args string) (json.RawMessage, bool, error) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
 	serverSide, clientSide := sdk.NewInMemoryTransports()
 	go func() { _ = s.ServeTransport(ctx, serverSide) }()
 	cs, err := sdk.NewClient(&sdk.Implementation{Name: "parity", Version: "1"}, nil).Connect(ctx, clientSide, nil)
@@ -262,7 +300,7 @@ func callThroughMCP(t *testing.T, specs []tools.ToolSpec, exec toolcall.Executor
 	t.Cleanup(func() { _ = cs.Close() })
 	res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: tool, Arguments: json.RawMessage(args)})
 	if err != nil {
-		t.Fatalf("MCP call %s: %v", tool, err)
+		return nil, false, err
 	}
 	if len(res.Content) != 1 {
 		t.Fatalf("MCP call %s: %d content parts", tool, len(res.Content))
@@ -271,5 +309,5 @@ func callThroughMCP(t *testing.T, specs []tools.ToolSpec, exec toolcall.Executor
 	if !ok {
 		t.Fatalf("MCP call %s: content %T", tool, res.Content[0])
 	}
-	return json.RawMessage(text.Text), res.IsError
+	return json.RawMessage(text.Text), res.IsError, nil
 }
