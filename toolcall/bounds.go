@@ -31,18 +31,12 @@ func ProjectBounds(result json.RawMessage, b Bounds, spec *tools.BoundsSpec) (js
 		return nil, errors.New("project bounds: result is not valid JSON")
 	}
 	fields := boundsFields(b, cursorField(spec))
-	var members []jsonobj.Member
-	if trimmed[0] == '{' {
-		ms, err := jsonobj.Members(trimmed)
-		if err != nil {
-			return nil, fmt.Errorf("project bounds: %w", err)
-		}
-		members = ms
-		for _, f := range fields {
-			members = jsonobj.Without(members, f.Key)
-		}
-	} else {
-		members = []jsonobj.Member{{Key: "result", Value: trimmed}}
+	members, err := objectOrWrapped(trimmed)
+	if err != nil {
+		return nil, fmt.Errorf("project bounds: %w", err)
+	}
+	for _, f := range fields {
+		members = jsonobj.Without(members, f.Key)
 	}
 	members = append(members, fields...)
 	for i, m := range members {
@@ -145,21 +139,24 @@ func WithBoundsFields(spec tools.ToolSpec, result json.RawMessage, b Bounds) (js
 	if len(trimmed) == 0 {
 		trimmed = []byte(`{}`)
 	}
-	var members []jsonobj.Member
-	if trimmed[0] == '{' {
-		ms, err := jsonobj.Members(trimmed)
-		if err != nil {
-			return nil, fmt.Errorf("bounds fields: %w", err)
-		}
-		members = ms
-	} else {
-		if !json.Valid(trimmed) {
-			return nil, errors.New("bounds fields: result is not valid JSON")
-		}
-		members = []jsonobj.Member{{Key: "result", Value: trimmed}}
+	if !json.Valid(trimmed) {
+		return nil, errors.New("bounds fields: result is not valid JSON")
+	}
+	members, err := objectOrWrapped(trimmed)
+	if err != nil {
+		return nil, fmt.Errorf("bounds fields: %w", err)
 	}
 	for _, f := range boundsFields(b, resultCursorField(spec.Bounds)) {
 		members = jsonobj.Set(members, f.Key, f.Value)
 	}
 	return jsonobj.Encode(members), nil
+}
+
+// objectOrWrapped returns the members of a valid JSON value: an object's
+// own, in order, or {"result": value} for any other value.
+func objectOrWrapped(value []byte) ([]jsonobj.Member, error) {
+	if value[0] != '{' {
+		return []jsonobj.Member{{Key: "result", Value: value}}, nil
+	}
+	return jsonobj.Members(value)
 }
