@@ -3,7 +3,8 @@
 // inputs (the planner context with the advertised tools and prepared
 // messages) and its results (tool calls, a final response, a final tool
 // result, or an await), tool results with bounds and failures with a
-// recovery action, and reminders. Standard is the planner that drives a
+// recovery action (aliases of package toolcall's, which owns one tool
+// call), and reminders. Standard is the planner that drives a
 // model.Client.
 //
 // Planners see only ordinary tool calls: tool search happens inside model

@@ -27,13 +27,17 @@
 //     appear in a schema a model sees, and a model never sets one.
 //   - A model's output is bounded (RunPolicy.ModelOutput) inside the
 //     planning activity, before anything of it is recorded.
-//   - Each admitted call's payload is parsed once (tools.CanonicalPayload);
+//   - Each admitted call's payload is parsed once (toolcall.Canonicalize);
 //     from then on the canonical payload is the only one: the transcript,
 //     events, confirmation prompts and executors all see it.
 //   - A confirmation decision answers one call and the payload digest its
 //     prompt showed, once.
 //   - Message metadata under "quiver." is honoured only when the runtime or
 //     its adapters wrote it.
+//
+// One call's validation, injection, execution and shaping is the
+// tool-call pipeline, toolcall.Run, which the MCP server runs too; the
+// execute activity runs it and adds the result hint.
 //
 // docs/security.md maps each guarantee to its tests.
 package runtime
