@@ -324,7 +324,10 @@ func callMethods() {
 			keyAttribute()
 			Attribute("toolset", String, "The toolset.")
 			Attribute("tool", String, "The tool's bare name.")
-			Attribute("payload", Any, "The tool's payload.")
+			Attribute("payload", Any, "The tool's payload, without its injected fields: the registry refuses them here, in any spelling; send their values in injected.")
+			Attribute("injected", Any, "The values of the tool's injected fields (its declaration's inject), one string member per field and no other, as the consumer's runtime filled them from its run's labels and the call's meta. Required when the tool declares injected fields, refused when it declares none; the registry checks each value against the field's schema and hands the provider the payload with these fields filled in.", func() {
+				Example(map[string]any{"tenant_id": "t-acme"})
+			})
 			Attribute("token", String, "The registration token from ResolveToolset.")
 			Attribute("run_id", String, "The consumer's run.")
 			// The id's rule (registry.CallIDRule) is checked by the service,

@@ -60,7 +60,7 @@ var CallFrame = Type("CallFrame", func() {
 	Attribute("call_id", String, "The call's id (call frames).")
 	Attribute("toolset", String, "The toolset (call frames).")
 	Attribute("tool", String, "The tool's bare name (call frames).")
-	Attribute("payload", Any, "The canonical payload (call frames).")
+	Attribute("payload", Any, "The canonical payload, with the injected fields the consumer sent filled in (call frames).")
 	Attribute("token", String, "The registration token the call was admitted with (call frames).")
 	Attribute("run_id", String, "The consumer's run (call frames).")
 	Attribute("deadline", String, "When the consumer stops waiting (RFC 3339).", func() { Format(FormatDateTime) })

@@ -127,7 +127,8 @@ type CallFrame struct {
 	Toolset *string
 	// The tool's bare name (call frames).
 	Tool *string
-	// The canonical payload (call frames).
+	// The canonical payload, with the injected fields the consumer sent filled in
+	// (call frames).
 	Payload any
 	// The registration token the call was admitted with (call frames).
 	Token *string
@@ -210,8 +211,16 @@ type CallResolvedToolPayload struct {
 	Toolset string
 	// The tool's bare name.
 	Tool string
-	// The tool's payload.
+	// The tool's payload, without its injected fields: the registry refuses them
+	// here, in any spelling; send their values in injected.
 	Payload any
+	// The values of the tool's injected fields (its declaration's inject), one
+	// string member per field and no other, as the consumer's runtime filled them
+	// from its run's labels and the call's meta. Required when the tool declares
+	// injected fields, refused when it declares none; the registry checks each
+	// value against the field's schema and hands the provider the payload with
+	// these fields filled in.
+	Injected any
 	// The registration token from ResolveToolset.
 	Token string
 	// The consumer's run.

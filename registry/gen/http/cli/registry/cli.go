@@ -606,7 +606,7 @@ func registryCallResolvedToolUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "registry call-resolved-tool --body '{\n      \"call_id\": \"Facere qui.\",\n      \"payload\": \"Distinctio qui veritatis sit quis.\",\n      \"run_id\": \"Exercitationem aspernatur in.\",\n      \"timeout_ms\": 333642,\n      \"token\": \"Enim ut amet fugit atque.\",\n      \"tool\": \"Molestiae omnis iure temporibus dolor incidunt.\",\n      \"toolset\": \"Et eligendi rem voluptatum quas tempora.\"\n   }' --key \"Est in veniam aliquam exercitationem.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "registry call-resolved-tool --body '{\n      \"call_id\": \"Facere qui.\",\n      \"injected\": {\n         \"tenant_id\": \"t-acme\"\n      },\n      \"payload\": \"Distinctio qui veritatis sit quis.\",\n      \"run_id\": \"Exercitationem aspernatur in.\",\n      \"timeout_ms\": 333642,\n      \"token\": \"Enim ut amet fugit atque.\",\n      \"tool\": \"Molestiae omnis iure temporibus dolor incidunt.\",\n      \"toolset\": \"Et eligendi rem voluptatum quas tempora.\"\n   }' --key \"Est in veniam aliquam exercitationem.\"")
 }
 
 func registryGetCallUsage() {

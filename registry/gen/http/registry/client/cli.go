@@ -467,7 +467,7 @@ func BuildCallResolvedToolPayload(registryCallResolvedToolBody string, registryC
 	{
 		err = json.Unmarshal([]byte(registryCallResolvedToolBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"call_id\": \"Facere qui.\",\n      \"payload\": \"Distinctio qui veritatis sit quis.\",\n      \"run_id\": \"Exercitationem aspernatur in.\",\n      \"timeout_ms\": 333642,\n      \"token\": \"Enim ut amet fugit atque.\",\n      \"tool\": \"Molestiae omnis iure temporibus dolor incidunt.\",\n      \"toolset\": \"Et eligendi rem voluptatum quas tempora.\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"call_id\": \"Facere qui.\",\n      \"injected\": {\n         \"tenant_id\": \"t-acme\"\n      },\n      \"payload\": \"Distinctio qui veritatis sit quis.\",\n      \"run_id\": \"Exercitationem aspernatur in.\",\n      \"timeout_ms\": 333642,\n      \"token\": \"Enim ut amet fugit atque.\",\n      \"tool\": \"Molestiae omnis iure temporibus dolor incidunt.\",\n      \"toolset\": \"Et eligendi rem voluptatum quas tempora.\"\n   }'")
 		}
 		if body.Payload == nil {
 			err = goa.MergeErrors(err, goa.MissingFieldError("payload", "body"))
@@ -492,6 +492,7 @@ func BuildCallResolvedToolPayload(registryCallResolvedToolBody string, registryC
 		Toolset:   body.Toolset,
 		Tool:      body.Tool,
 		Payload:   body.Payload,
+		Injected:  body.Injected,
 		Token:     body.Token,
 		RunID:     body.RunID,
 		CallID:    body.CallID,

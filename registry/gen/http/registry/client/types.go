@@ -64,8 +64,16 @@ type CallResolvedToolRequestBody struct {
 	Toolset string `form:"toolset" json:"toolset" xml:"toolset"`
 	// The tool's bare name.
 	Tool string `form:"tool" json:"tool" xml:"tool"`
-	// The tool's payload.
+	// The tool's payload, without its injected fields: the registry refuses them
+	// here, in any spelling; send their values in injected.
 	Payload any `form:"payload" json:"payload" xml:"payload"`
+	// The values of the tool's injected fields (its declaration's inject), one
+	// string member per field and no other, as the consumer's runtime filled them
+	// from its run's labels and the call's meta. Required when the tool declares
+	// injected fields, refused when it declares none; the registry checks each
+	// value against the field's schema and hands the provider the payload with
+	// these fields filled in.
+	Injected any `form:"injected,omitempty" json:"injected,omitempty" xml:"injected,omitempty"`
 	// The registration token from ResolveToolset.
 	Token string `form:"token" json:"token" xml:"token"`
 	// The consumer's run.
@@ -164,7 +172,8 @@ type CallsResponseBody struct {
 	Toolset *string `form:"toolset,omitempty" json:"toolset,omitempty" xml:"toolset,omitempty"`
 	// The tool's bare name (call frames).
 	Tool *string `form:"tool,omitempty" json:"tool,omitempty" xml:"tool,omitempty"`
-	// The canonical payload (call frames).
+	// The canonical payload, with the injected fields the consumer sent filled in
+	// (call frames).
 	Payload any `form:"payload,omitempty" json:"payload,omitempty" xml:"payload,omitempty"`
 	// The registration token the call was admitted with (call frames).
 	Token *string `form:"token,omitempty" json:"token,omitempty" xml:"token,omitempty"`
@@ -2522,6 +2531,7 @@ func NewCallResolvedToolRequestBody(p *registry.CallResolvedToolPayload) *CallRe
 		Toolset:   p.Toolset,
 		Tool:      p.Tool,
 		Payload:   p.Payload,
+		Injected:  p.Injected,
 		Token:     p.Token,
 		RunID:     p.RunID,
 		CallID:    p.CallID,
