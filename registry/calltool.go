@@ -19,18 +19,31 @@ import (
 // failure keeps the kind its executor gave; a bounded tool's bounds are
 // read from its result (toolcall.BoundsFromResult). The registry may wait
 // for the outcome nine tenths of what is left of ctx's time.
+//
+// The payload sent is call.Payload, which holds no injected field; the
+// values of the tool's injected fields, as the call's pipeline filled
+// them (toolcall.Call.InjectedPayload), travel beside it in the call's
+// injected member, which the registry checks and fills into the payload
+// its provider receives (docs/registry.md, "Injected fields").
 func CallTool(ctx context.Context, client *Client, token, callID string, call *toolcall.Call) (*toolcall.Result, error) {
-	payload, err := call.InjectedPayload()
+	injected, err := injectedValues(call)
 	if err != nil {
 		return nil, err
+	}
+	payload := call.Payload
+	if len(payload) == 0 {
+		payload = json.RawMessage(`{}`)
 	}
 	p := &gen.CallResolvedToolPayload{
 		Toolset:   call.Ident.Toolset(),
 		Tool:      call.Ident.Tool(),
-		Payload:   json.RawMessage(payload),
+		Payload:   payload,
 		Token:     token,
 		CallID:    callID,
 		TimeoutMs: callTimeoutMs(ctx),
+	}
+	if injected != nil {
+		p.Injected = injected
 	}
 	if runID := call.Meta.RunID; runID != "" {
 		p.RunID = &runID
@@ -57,6 +70,33 @@ func CallTool(ctx context.Context, client *Client, token, callID string, call *t
 		return &toolcall.Result{Result: result}, nil
 	}
 	return toolcall.BoundsFromResult(call.Spec, result), nil
+}
+
+// injectedValues is the object of call's injected fields and their values
+// as the pipeline filled them, nil when the tool declares none (the
+// request then carries no injected member, as before the registry took
+// one).
+func injectedValues(call *toolcall.Call) (json.RawMessage, error) {
+	if len(call.Spec.Inject) == 0 {
+		return nil, nil
+	}
+	full, err := call.InjectedPayload()
+	if err != nil {
+		return nil, err
+	}
+	var members map[string]json.RawMessage
+	if err := json.Unmarshal(full, &members); err != nil {
+		return nil, fmt.Errorf("registry: %s: the payload with its injected fields is not a JSON object: %w", call.Ident, err)
+	}
+	values := make(map[string]json.RawMessage, len(call.Spec.Inject))
+	for _, f := range call.Spec.Inject {
+		v, ok := members[f.Name]
+		if !ok {
+			return nil, fmt.Errorf("registry: %s: injected field %q was not filled in: run the call through toolcall.Run, which injects it", call.Ident, f.Name)
+		}
+		values[f.Name] = v
+	}
+	return json.Marshal(values)
 }
 
 // providerFailure is the failure a provider posted: its message, and its

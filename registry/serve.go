@@ -1,6 +1,7 @@
 package registry
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -52,8 +53,11 @@ var ErrReplaced = errors.New("registry: a new revision replaced this provider's 
 //
 // exec is the executor that serves the toolset anywhere else
 // (toolcall.Executor): it receives each call with the tool's compiled
-// spec, the payload the consumer validated with its injected fields
-// filled in (toolcall.Forwarded), the consumer's run id and the registry
+// spec, the payload the consumer validated as its Payload, that payload
+// with the injected fields filled in from the consumer's injected values
+// as its InjectedPayload and Decode (toolcall.Forwarded; the registry
+// checked those values against the fields' schemas), the consumer's run
+// id and the registry
 // call id as Meta.RunID and Meta.ToolCallID, and a context that ends at
 // the consumer's deadline. Its result crosses with its bounds written in
 // the result's canonical fields; its failure with its message, kind and
@@ -306,6 +310,14 @@ func (p *provider) execute(ctx context.Context, callID string, f *gen.CallFrame)
 		payload = b
 	}
 	call := toolcall.Forwarded(id, spec.Clone(), payload, tools.CallMeta{RunID: deref(f.RunID), ToolCallID: callID})
+	if len(spec.Inject) > 0 {
+		model, err := withoutInjected(spec, payload)
+		if err != nil {
+			return nil, toolcall.InjectionFailed(err)
+		}
+		// InjectedPayload and Decode still return the payload as received.
+		call.Payload = model
+	}
 	res, err := p.exec.Execute(ctx, call)
 	switch {
 	case err != nil:
@@ -330,6 +342,33 @@ func (p *provider) execute(ctx context.Context, callID string, f *gen.CallFrame)
 		result = withBounds
 	}
 	return result, nil
+}
+
+// withoutInjected returns a received payload without the tool's injected
+// fields: the payload the model wrote (toolcall.Call.Payload). The
+// registry filled every injected field in from the consumer's injected
+// values and refuses a payload that sets one, so each is present, and is
+// the consumer's.
+func withoutInjected(spec tools.ToolSpec, payload json.RawMessage) (json.RawMessage, error) {
+	var members map[string]json.RawMessage
+	if err := tools.Unmarshal(payload, &members); err != nil || members == nil {
+		return nil, fmt.Errorf("registry: %s has injected fields but the payload received is not a JSON object", spec.Name)
+	}
+	for _, f := range spec.Inject {
+		if _, ok := members[f.Name]; !ok {
+			return nil, fmt.Errorf("registry: the payload received for %s lacks its injected field %q: the registry node or the consumer predates injected fields on the registry; upgrade them", spec.Name, f.Name)
+		}
+		delete(members, f.Name)
+	}
+	// The members are canonical already; encoded with their keys sorted
+	// and without HTML escaping, the object is too.
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(members); err != nil {
+		return nil, fmt.Errorf("registry: %s: encode the payload: %w", spec.Name, err)
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }
 
 // drain stops new calls, waits for those in hand, and releases the lease.

@@ -36,7 +36,11 @@ func (s *Service) CallResolvedTool(ctx context.Context, p *gen.CallResolvedToolP
 	if err != nil {
 		return nil, gen.MakeValidationError(err)
 	}
-	digest := requestDigest(canonicalJSON)
+	injected, err := injectedJSON(ident, p.Injected, limits)
+	if err != nil {
+		return nil, gen.MakeValidationError(err)
+	}
+	digest := requestDigest(digestInput(canonicalJSON, injected))
 	// A retry returns the recorded call, whatever changed since.
 	if prev, err := s.store.GetCall(ctx, p.CallID); err == nil {
 		if prev.Toolset != p.Toolset || prev.Tool != p.Tool || !sameRequest(prev.Digest, digest, raw) {
@@ -70,6 +74,11 @@ func (s *Service) CallResolvedTool(ctx context.Context, p *gen.CallResolvedToolP
 		return nil, gen.MakeValidationError(err)
 	}
 	if err := spec.Payload.Validate(canonical); err != nil {
+		return nil, gen.MakeValidationError(err)
+	}
+	// The provider receives the payload with the consumer's injected
+	// values filled in (injected.go).
+	if canonical, err = fillInjected(spec, canonical, injected); err != nil {
 		return nil, gen.MakeValidationError(err)
 	}
 	now := time.Now()

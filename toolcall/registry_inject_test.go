@@ -1,0 +1,164 @@
+package toolcall_test
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/quiver-go/quiver/internal/registrytest"
+	"github.com/quiver-go/quiver/mcp"
+	"github.com/quiver-go/quiver/model"
+	"github.com/quiver-go/quiver/model/scripted"
+	"github.com/quiver-go/quiver/planner"
+	"github.com/quiver-go/quiver/registry"
+	"github.com/quiver-go/quiver/runtime"
+	"github.com/quiver-go/quiver/toolcall"
+	"github.com/quiver-go/quiver/tools"
+	"github.com/quiver-go/quiver/tools/contract"
+)
+
+// tenantDeclaration is a toolset whose one tool has two injected fields:
+// tenant_id from a run label (its schema has a pattern) and session_id
+// from the call's meta.
+func tenantDeclaration() contract.ToolsetDeclaration {
+	return contract.ToolsetDeclaration{
+		Name: "tenant",
+		Tools: []contract.ToolDeclaration{{
+			Name: "lookup", Title: "Look up", Description: "Look a record up in the caller's tenant.",
+			InputSchema: json.RawMessage(`{"type":"object","properties":{"q":{"type":"string"},` +
+				`"tenant_id":{"type":"string","pattern":"^t-[a-z]+$"},"session_id":{"type":"string"}},` +
+				`"required":["q","tenant_id"],"additionalProperties":false}`),
+			OutputSchema: json.RawMessage(`{"type":"object","properties":{"q":{"type":"string"},"tenant":{"type":"string"},"payload":{"type":"string"}},"required":["q","tenant","payload"],"additionalProperties":false}`),
+			Inject:       []string{"tenant_id", "session_id"},
+		}},
+	}
+}
+
+// tenantExecutor answers with what it decoded, injected fields included,
+// and the call's Payload as the executor sees it.
+func tenantExecutor() *counting {
+	return &counting{reply: func(call *toolcall.Call) (*toolcall.Result, error) {
+		var p struct {
+			Q        string `json:"q"`
+			TenantID string `json:"tenant_id"`
+		}
+		if err := call.Decode(&p); err != nil {
+			return nil, err
+		}
+		full, err := call.InjectedPayload()
+		if err != nil {
+			return nil, err
+		}
+		var m map[string]string
+		if err := json.Unmarshal(full, &m); err != nil || m["tenant_id"] != p.TenantID {
+			return nil, toolcall.Fail(toolcall.KindToolError, "", "InjectedPayload %s disagrees with Decode (%v)", full, err)
+		}
+		res, _ := json.Marshal(map[string]string{"q": p.Q, "tenant": p.TenantID, "payload": string(call.Payload)})
+		return &toolcall.Result{Result: res}, nil
+	}}
+}
+
+// TestRegistryToolWithInjectedFields calls a registry tool with injected
+// fields from an agent and over MCP: it runs with the run's label as its
+// injected value, and the executor's Payload holds no injected field. A
+// model writing the field is refused before anything is sent.
+func TestRegistryToolWithInjectedFields(t *testing.T) {
+	exec := tenantExecutor()
+	reg := registrytest.Start(t, registrytest.Options{})
+	client := reg.Client(t, "")
+	registrytest.Serve(t, client, registry.Registration{Toolset: tenantDeclaration(), Revision: "r1"}, exec)
+	registrytest.WaitProviders(t, client, "tenant", 1)
+	labels := map[string]string{"tenant_id": "t-acme"}
+
+	viaRuntime := func(args string) (json.RawMessage, bool) {
+		return labeledRuntimeAnswer(t, labels, func(rt *runtime.Runtime) runtime.AgentRegistration {
+			if err := rt.RegisterRegistry("corp", reg.Client(t, "")); err != nil {
+				t.Fatal(err)
+			}
+			return runtime.AgentRegistration{Registries: []runtime.RegistryUse{{Registry: "corp", Toolset: "tenant"}}}
+		}, "lookup", args)
+	}
+	viaMCP := func(args string) (json.RawMessage, bool) {
+		s, err := mcp.New(mcp.Config{Source: mcp.Registry(reg.Client(t, "")), ExposeAll: true, Labels: labels,
+			Anonymous: tools.ExposureFull, Undeclared: tools.ExposureFull})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = s.Close() })
+		if err := s.Ready(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		answer, isError, err := mcpCall(t, s, "lookup", args)
+		if err != nil {
+			t.Fatalf("MCP call: %v", err)
+		}
+		return answer, isError
+	}
+	for _, path := range []struct {
+		name string
+		call func(args string) (json.RawMessage, bool)
+	}{{"runtime", viaRuntime}, {"MCP", viaMCP}} {
+		t.Run(path.name, func(t *testing.T) {
+			before := exec.runs.Load()
+			answer, isError := path.call(`{"q":"invoices"}`)
+			if isError {
+				t.Fatalf("the call failed: %s", answer)
+			}
+			var got struct{ Q, Tenant, Payload string }
+			if err := json.Unmarshal(answer, &got); err != nil {
+				t.Fatalf("answer %s: %v", answer, err)
+			}
+			if got.Q != "invoices" || got.Tenant != "t-acme" {
+				t.Errorf("the executor read q %q, tenant %q: want invoices, t-acme", got.Q, got.Tenant)
+			}
+			if got.Payload != `{"q":"invoices"}` {
+				t.Errorf("the executor's Payload is %s: want the model's payload without injected fields", got.Payload)
+			}
+			// The model writes the injected field: the pipeline's
+			// canonicalization refuses it before the registry is called.
+			answer, isError = path.call(`{"q":"invoices","tenant_id":"t-evil"}`)
+			var f struct {
+				Error   toolcall.Kind `json:"error"`
+				Message string        `json:"message"`
+			}
+			if err := json.Unmarshal(answer, &f); !isError || err != nil || f.Error != toolcall.KindInvalidPayload || !strings.Contains(f.Message, "tenant_id") {
+				t.Errorf("a model writing tenant_id read %s: want an invalid_payload failure naming tenant_id", answer)
+			}
+			if runs := exec.runs.Load() - before; runs != 1 {
+				t.Errorf("the executor ran %d times: want once, for the call the model did not inject into", runs)
+			}
+		})
+	}
+}
+
+// labeledRuntimeAnswer is runtimeAnswer for a run with labels.
+func labeledRuntimeAnswer(t *testing.T, labels map[string]string, setup func(*runtime.Runtime) runtime.AgentRegistration, tool, args string) (json.RawMessage, bool) {
+	t.Helper()
+	rt, err := runtime.New(runtime.WithModel(model.ModelClassDefault, scripted.New(
+		scripted.Call(tool, args),
+		scripted.Reply("done"),
+	)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = rt.Close() })
+	agent := setup(rt)
+	agent.Name, agent.Planner = "inject-agent", planner.NewStandard()
+	if err := rt.RegisterAgent(agent); err != nil {
+		t.Fatal(err)
+	}
+	out, err := rt.Run(context.Background(), "inject-agent", runtime.RunInput{Messages: []model.Message{model.UserMessage("Go.")}}, runtime.WithLabels(labels))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range out.Messages {
+		for _, p := range m.Parts {
+			if p.Kind == model.PartToolResult && p.ToolResult != nil && p.ToolResult.Name == tool {
+				return p.ToolResult.Content, p.ToolResult.IsError
+			}
+		}
+	}
+	t.Fatalf("the run has no result of %s: %+v", tool, out.Messages)
+	return nil, false
+}
