@@ -153,6 +153,35 @@ func testCallOwnership(t *testing.T, o registrytest.Options) {
 	wantOwnRecord(t, root, store.ScopedCallID("bob", "own-1"), `{"text":"bob's"}`)
 	_, err = root.GetCall(context.Background(), &gen.GetCallPayload{CallID: "own-never"})
 	wantName(t, err, registry.ErrNotFound)
+
+	// A record written before calls were scoped (no owner) is the empty
+	// scope's: no consumer key reaches it — bob reads what he reads for an
+	// unknown id, and his call under its id is his own — and the admin key
+	// reads it by its id.
+	legacyProbe := badCase{method: "GET", path: "/v1/calls/legacy-1", auth: "Bearer " + ownBobKey}
+	beforeLegacy := answerOf(t, r.URL, legacyProbe)
+	legacy := store.Call{ID: "legacy-1", Toolset: "echo", Tool: "echo", Token: token, Payload: json.RawMessage(`{"text":"old"}`),
+		Digest: "sha256:legacy", State: store.CallAccepted, Deadline: time.Now().Add(time.Hour)}
+	if _, _, err := r.Store.AcceptCall(context.Background(), legacy, ""); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Store.SettleCall(context.Background(), store.Settlement{CallID: "legacy-1", Outcome: store.OutcomeCallNotAdmitted, Error: "old"}); err != nil {
+		t.Fatal(err)
+	}
+	if got := answerOf(t, r.URL, legacyProbe); got != beforeLegacy {
+		t.Errorf("bob's read of a record from before scoping: %s\nwant, as for an unknown id: %s", got, beforeLegacy)
+	}
+	if rec, err := root.GetCall(context.Background(), &gen.GetCallPayload{CallID: "legacy-1"}); err != nil || rec.CallID != "legacy-1" || ownDeref(rec.Outcome) != "call_not_admitted" {
+		t.Fatalf("the admin key's read of a record from before scoping: %+v %v", rec, err)
+	}
+}
+
+// ownDeref is *s, or "" for nil.
+func ownDeref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
 }
 
 // answerOf is a request's status and body, the Goa error's random "id"
