@@ -13,6 +13,7 @@ import (
 	"github.com/quiver-go/quiver/registry"
 	gen "github.com/quiver-go/quiver/registry/gen/registry"
 	"github.com/quiver-go/quiver/registry/server"
+	"github.com/quiver-go/quiver/registry/store"
 )
 
 // Every write that passed the front door leaves one audit line naming the
@@ -74,7 +75,7 @@ func TestEveryWriteLeavesOneAuditLine(t *testing.T) {
 	want := []map[string]string{
 		{"key": "prov", "role": "provider", "op": "register", "toolset": "echo", "lease": p.Lease.LeaseID, "result": "ok"},
 		{"key": "cons", "role": "consumer", "op": "call", "toolset": "echo", "tool": "echo", "call": "audited-1", "result": "ok"},
-		{"key": "prov", "role": "provider", "op": "post_result", "toolset": "echo", "call": "audited-1", "lease": p.Lease.LeaseID, "result": "ok"},
+		{"key": "prov", "role": "provider", "op": "post_result", "toolset": "echo", "call": store.ScopedCallID("cons", "audited-1"), "lease": p.Lease.LeaseID, "result": "ok"},
 		{"key": "cons", "role": "consumer", "op": "call", "toolset": "nope", "tool": "echo", "call": "audited-2", "result": "unknown_toolset"},
 		{"key": "root", "role": "admin", "op": "unregister", "toolset": "echo", "result": "ok"},
 	}

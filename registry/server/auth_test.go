@@ -29,6 +29,9 @@ type authRegistry struct {
 	other *registrytest.RawProvider
 	echo  *registrytest.RawProvider
 	token string // echo's token
+	// otherCall is the registry id of "other-call", which its provider
+	// was handed and posts by (the id in the consumer key's scope).
+	otherCall string
 }
 
 func authStart(t *testing.T) *authRegistry {
@@ -49,6 +52,7 @@ func authStart(t *testing.T) *authRegistry {
 	a.token = registrytest.WaitProviders(t, cons, "echo", 2).Token
 	done := async(cons, "other", "echo", a.other.Lease.Token, "other-call", `{"text":"s3cret"}`, 10*time.Second)
 	f := <-a.other.Frames
+	a.otherCall = *f.CallID
 	if _, err := a.other.Post(*f.CallID, `{"text":"s3cret"}`, ""); err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +73,7 @@ func (a *authRegistry) authEndpoints(t *testing.T) []badCase {
 		{name: "release", method: "DELETE", path: "/v1/leases/" + lease},
 		{name: "unregister", method: "DELETE", path: "/v1/toolsets/other"},
 		{name: "calls", method: "GET", path: "/v1/leases/" + lease + "/calls"},
-		{name: "post_result", method: "POST", path: "/v1/calls/other-call/result", body: `{"lease_id":"` + lease + `","result":{"text":"forged"}}`},
+		{name: "post_result", method: "POST", path: "/v1/calls/" + a.otherCall + "/result", body: `{"lease_id":"` + lease + `","result":{"text":"forged"}}`},
 		{name: "list_toolsets", method: "GET", path: "/v1/toolsets"},
 		{name: "get_toolset", method: "GET", path: "/v1/toolsets/other"},
 		{name: "search", method: "GET", path: "/v1/search?q=echo"},
@@ -177,7 +181,7 @@ func TestAuthPostResultChecksTheCallsToolset(t *testing.T) {
 	a := authStart(t)
 	for _, auth := range []string{"Bearer " + authProviderKey, "Bearer " + authConsumerKey} {
 		t.Run(auth, func(t *testing.T) {
-			c := badCase{method: "POST", path: "/v1/calls/other-call/result", auth: auth,
+			c := badCase{method: "POST", path: "/v1/calls/" + a.otherCall + "/result", auth: auth,
 				body: `{"lease_id":"lease_gone","result":{"text":"forged"}}`, status: 403, errName: registry.ErrForbidden}
 			status, _, b := badDo(t, a.r.URL, c)
 			if status != 403 {

@@ -41,9 +41,12 @@ func (s *Service) CallResolvedTool(ctx context.Context, p *gen.CallResolvedToolP
 		return nil, gen.MakeValidationError(err)
 	}
 	digest := requestDigest(digestInput(canonicalJSON, injected))
+	// The call id is the caller's key's: another key's call under the same
+	// id is another record, which this request never reaches.
+	owner, id := callScope(ctx), scopedCallID(ctx, p.CallID)
 	// A retry returns the recorded call, whatever changed since.
-	if prev, err := s.store.GetCall(ctx, p.CallID); err == nil {
-		if prev.Toolset != p.Toolset || prev.Tool != p.Tool || !sameRequest(prev.Digest, digest, raw) {
+	if prev, err := s.store.GetCall(ctx, id); err == nil {
+		if prev.Owner != owner || prev.Toolset != p.Toolset || prev.Tool != p.Tool || !sameRequest(prev.Digest, digest, raw) {
 			return nil, gen.MakeCallIDConflict(fmt.Errorf("call id %q was used by a call to %s.%s with another payload: use a new call id for a new call", p.CallID, prev.Toolset, prev.Tool))
 		}
 		if prev.State == store.CallAccepted && time.Since(prev.AcceptedAt) > retryOfferAfter {
@@ -83,16 +86,19 @@ func (s *Service) CallResolvedTool(ctx context.Context, p *gen.CallResolvedToolP
 	}
 	now := time.Now()
 	call := store.Call{
-		ID: p.CallID, Toolset: p.Toolset, Tool: p.Tool, Token: p.Token, Payload: canonical, Digest: digest,
+		ID: id, Owner: owner, Toolset: p.Toolset, Tool: p.Tool, Token: p.Token, Payload: canonical, Digest: digest,
 		State: store.CallAccepted, AcceptedAt: now, Deadline: now.Add(time.Duration(p.TimeoutMs) * time.Millisecond),
 	}
 	if p.RunID != nil {
 		call.RunID = *p.RunID
 	}
+	if owner != "" {
+		call.CallerID = p.CallID
+	}
 	// A provider with room whose stream is here takes the call in the same
 	// write that accepts it; otherwise the call waits on the bus, whose
 	// queue is bounded.
-	leaseID, reserved := s.router.reserve(p.Token, p.CallID)
+	leaseID, reserved := s.router.reserve(p.Token, id)
 	if !reserved {
 		switch n, err := s.queued.waiting(ctx, s.bus, p.Token, s.shared); {
 		case err != nil:
@@ -104,7 +110,7 @@ func (s *Service) CallResolvedTool(ctx context.Context, p *gen.CallResolvedToolP
 	rec, created, err := s.store.AcceptCall(ctx, call, leaseID)
 	if err != nil || !created || rec.State != store.CallPublished || rec.LeaseID != leaseID {
 		if reserved {
-			s.router.unreserve(leaseID, p.CallID)
+			s.router.unreserve(leaseID, id)
 		}
 	}
 	switch {
@@ -121,7 +127,7 @@ func (s *Service) CallResolvedTool(ctx context.Context, p *gen.CallResolvedToolP
 		return nil, gen.MakeUnknownToolset(fmt.Errorf("toolset %q was removed: list the registry's toolsets", p.Toolset))
 	case err != nil:
 		// The write may have happened, its answer lost.
-		go s.afterLostWrite(p.CallID, leaseID)
+		go s.afterLostWrite(id, leaseID)
 		return nil, unavailable(err)
 	case !created:
 		return s.await(ctx, rec)
@@ -190,25 +196,25 @@ func (s *Service) wait(ctx context.Context, c store.Call, wt *waiter) (*gen.Call
 	if fresh.State == store.CallSettled {
 		return outcome(fresh)
 	}
-	return nil, gen.MakeOutcomeUnknown(fmt.Errorf("call %q was handed to a provider that has not posted its outcome by the deadline; it may or may not have run, and it is never re-run elsewhere: retry with the same call id to read the outcome once posted", c.ID))
+	return nil, gen.MakeOutcomeUnknown(fmt.Errorf("call %q was handed to a provider that has not posted its outcome by the deadline; it may or may not have run, and it is never re-run elsewhere: retry with the same call id to read the outcome once posted", c.CallerCallID()))
 }
 
 // outcome renders a settled call for its consumer.
 func outcome(c store.Call) (*gen.CallOutcome, error) {
 	if c.ResultForgotten && (c.Outcome == store.OutcomeOK || c.Outcome == store.OutcomeToolError) {
-		return nil, gen.MakeResultExpired(fmt.Errorf("call %q ran and settled (%s) at %s, but the registry keeps results for a shorter time than call records and this one is gone; the call is never run again under this id: call with a new id to run it again", c.ID, c.Outcome, c.SettledAt.UTC().Format(time.RFC3339)))
+		return nil, gen.MakeResultExpired(fmt.Errorf("call %q ran and settled (%s) at %s, but the registry keeps results for a shorter time than call records and this one is gone; the call is never run again under this id: call with a new id to run it again", c.CallerCallID(), c.Outcome, c.SettledAt.UTC().Format(time.RFC3339)))
 	}
 	switch c.Outcome {
 	case store.OutcomeOK:
-		return &gen.CallOutcome{CallID: c.ID, Outcome: "ok", Result: rawJSON(c.Result)}, nil
+		return &gen.CallOutcome{CallID: c.CallerCallID(), Outcome: "ok", Result: rawJSON(c.Result)}, nil
 	case store.OutcomeToolError:
 		msg := c.Error
-		return &gen.CallOutcome{CallID: c.ID, Outcome: "tool_error", Error: &msg,
+		return &gen.CallOutcome{CallID: c.CallerCallID(), Outcome: "tool_error", Error: &msg,
 			ErrorKind: optString(c.ErrorKind), ErrorRecovery: optString(c.ErrorRecovery)}, nil
 	case store.OutcomeCallNotAdmitted:
-		return nil, gen.MakeCallNotAdmitted(fmt.Errorf("call %q did not run: %s", c.ID, c.Error))
+		return nil, gen.MakeCallNotAdmitted(fmt.Errorf("call %q did not run: %s", c.CallerCallID(), c.Error))
 	default:
-		return nil, gen.MakeOutcomeUnknown(fmt.Errorf("call %q may or may not have run (%s); it is never re-run elsewhere", c.ID, c.Error))
+		return nil, gen.MakeOutcomeUnknown(fmt.Errorf("call %q may or may not have run (%s); it is never re-run elsewhere", c.CallerCallID(), c.Error))
 	}
 }
 
@@ -224,7 +230,8 @@ func (s *Service) PostResult(ctx context.Context, p *gen.PostResultPayload) (*ge
 		}
 		// A provider whose lease ended may still post (the store decides
 		// whether the call is its own), if its key may serve the call's
-		// toolset.
+		// toolset. (A consumer key never gets here: the front door refuses
+		// its post before any call is read, whatever the call id.)
 		c, gerr := s.store.GetCall(ctx, p.CallID)
 		if gerr != nil {
 			return nil, gen.MakeNotFound(fmt.Errorf("no call %q", p.CallID))
@@ -262,15 +269,19 @@ func (s *Service) PostResult(ctx context.Context, p *gen.PostResultPayload) (*ge
 		return nil, unavailable(err)
 	}
 	s.settled(c)
-	return record(c), nil
+	r := record(c)
+	r.CallID = c.ID // the id the provider was handed and posted by
+	return r, nil
 }
 
-// GetCall reads a call's record.
+// GetCall reads a call's record: a call the request's key made under the
+// id, or, for an admin key, any scope's call by its registry id
+// (readableCall). Another key's call answers exactly as an unknown id.
 func (s *Service) GetCall(ctx context.Context, p *gen.GetCallPayload) (*gen.CallRecord, error) {
 	if err := mayConsume(ctx); err != nil {
 		return nil, err
 	}
-	c, err := s.store.GetCall(ctx, p.CallID)
+	c, err := s.readableCall(ctx, p.CallID)
 	switch {
 	case errors.Is(err, store.ErrUnknownCall):
 		return nil, gen.MakeNotFound(fmt.Errorf("no call %q (records are kept %s after they settle)", p.CallID, s.cfg.Retention))
@@ -281,7 +292,7 @@ func (s *Service) GetCall(ctx context.Context, p *gen.GetCallPayload) (*gen.Call
 }
 
 func record(c store.Call) *gen.CallRecord {
-	r := &gen.CallRecord{CallID: c.ID, Toolset: c.Toolset, Tool: c.Tool, Token: c.Token, State: string(c.State)}
+	r := &gen.CallRecord{CallID: c.CallerCallID(), Toolset: c.Toolset, Tool: c.Tool, Token: c.Token, State: string(c.State)}
 	opt := optString
 	r.RunID, r.LeaseID, r.Outcome, r.Error = opt(c.RunID), opt(c.LeaseID), opt(string(c.Outcome)), opt(c.Error)
 	r.ErrorKind, r.ErrorRecovery = opt(c.ErrorKind), opt(c.ErrorRecovery)

@@ -14,6 +14,12 @@
 //     whose frame was never written goes back to accepted.
 //   - A token names one registration: Token(toolset, fingerprint,
 //     revision) under TokenProtocol.
+//   - A call id is scoped to the name of the key that made the call: the
+//     call is recorded under store.ScopedCallID(key name, call id), which
+//     its provider is handed and posts by, and a consumer reaches only its
+//     own key's calls — another key's read or retry of the id answers as
+//     for an unknown id. An admin key reads every scope's call
+//     (docs/registry.md, "Call ownership").
 //   - Every request but the probes and the OpenAPI document is
 //     authenticated when keys are configured, and its role checked, from
 //     its headers alone, before its body is read (frontDoor); a registry

@@ -38,7 +38,7 @@ func CheckCall(c Call) error {
 	case len(c.Payload) > 0 && !json.Valid(c.Payload):
 		return fmt.Errorf("accept call %q: the payload is not valid JSON", c.ID)
 	}
-	return nil
+	return checkScope(c)
 }
 
 // NewLeaseID returns a random lease id: "lease_" and 32 hex digits.

@@ -69,10 +69,12 @@ type Store interface {
 	// dropped already (the store keeps the most recent ones only).
 	Changes(ctx context.Context, after uint64) (changes []Change, revision uint64, reset bool, err error)
 
-	// AcceptCall records a call, idempotently on its ID:
-	//   - a record with the ID exists: the same toolset, tool and payload
-	//     digest return it (whatever its state); anything else is
-	//     ErrCallIDConflict;
+	// AcceptCall records a call, idempotently on its ID, which must be its
+	// CallerID in its Owner's scope (ScopedCallID; CheckCall):
+	//   - a record with the ID exists: the same owner, toolset, tool and
+	//     payload digest return it (whatever its state); anything else is
+	//     ErrCallIDConflict (records written before calls were scoped have
+	//     the empty owner);
 	//   - the toolset has no active registration: ErrUnknownToolset;
 	//   - the call's token is not the active registration's token:
 	//     ErrAdmissionConflict (nothing is recorded);
@@ -273,11 +275,22 @@ const (
 
 // Call is a call's record.
 type Call struct {
-	ID      string `json:"id"`
-	Toolset string `json:"toolset"`
-	Tool    string `json:"tool"`
-	RunID   string `json:"run_id,omitempty"`
-	Token   string `json:"token"`
+	// ID is the registry's id of the call, the key of its record: the
+	// caller's id in its owner's scope (ScopedCallID). A provider is handed
+	// it and posts the call's outcome by it.
+	ID string `json:"id"`
+	// Owner is the name of the API key that made the call, the call's
+	// scope: only a caller with a key of that name reaches the call by its
+	// caller id. Empty in a keyless registry, and for records written
+	// before calls were scoped: those are the empty scope's.
+	Owner string `json:"owner,omitempty"`
+	// CallerID is the id the caller chose (ID when empty: the empty
+	// scope's calls are recorded under their caller's id).
+	CallerID string `json:"caller_id,omitempty"`
+	Toolset  string `json:"toolset"`
+	Tool     string `json:"tool"`
+	RunID    string `json:"run_id,omitempty"`
+	Token    string `json:"token"`
 	// Payload is the canonical payload; Digest identifies the request for
 	// idempotency (versioned: "sha256v2:<hex>" of the canonical payload,
 	// "sha256:<hex>" for calls recorded by earlier releases).

@@ -33,6 +33,9 @@ func (t *txn) accept(call store.Call, assignTo string) (store.Call, bool, error)
 	switch {
 	case err != nil:
 		return store.Call{}, false, err
+	case ok && old.Owner != call.Owner:
+		return store.Call{}, false, fmt.Errorf("boltstore: accept call %q of owner %q: recorded for another owner: %w",
+			call.ID, call.Owner, store.ErrCallIDConflict)
 	case ok && (old.Toolset != call.Toolset || old.Tool != call.Tool || old.Digest != call.Digest):
 		return store.Call{}, false, fmt.Errorf("boltstore: accept call %q (%s.%s, digest %s): recorded for %s.%s, digest %s: %w",
 			call.ID, call.Toolset, call.Tool, call.Digest, old.Toolset, old.Tool, old.Digest, store.ErrCallIDConflict)

@@ -28,17 +28,20 @@ func (s *Store) AcceptCall(ctx context.Context, call store.Call, assignTo string
 			return store.Call{}, false, fmt.Errorf("redisstore: accept call %q: accepted at: %w", call.ID, err)
 		}
 	}
-	rec, err := json.Marshal(callFields{ID: call.ID, Toolset: call.Toolset, Tool: call.Tool, RunID: call.RunID,
+	rec, err := json.Marshal(callFields{ID: call.ID, Owner: call.Owner, CallerID: call.CallerID, Toolset: call.Toolset, Tool: call.Tool, RunID: call.RunID,
 		Token: call.Token, Payload: call.Payload, Digest: call.Digest, Deadline: call.Deadline})
 	if err != nil {
 		return store.Call{}, false, fmt.Errorf("redisstore: accept call %q: encode: %w", call.ID, err)
 	}
 	reply, err := s.eval(ctx, "accept call", scriptAccept, false,
-		call.ID, call.Toolset, call.Tool, call.Digest, call.Token, rec, accepted, assignTo, nonce())
+		call.ID, call.Toolset, call.Tool, call.Digest, call.Token, rec, accepted, assignTo, nonce(), call.Owner)
 	if err != nil {
 		return store.Call{}, false, err
 	}
 	switch status := str(reply[0]); {
+	case status == "call_id_conflict" && len(reply) == 2:
+		return store.Call{}, false, fmt.Errorf("redisstore: accept call %q of owner %q: recorded for another owner: %w",
+			call.ID, call.Owner, store.ErrCallIDConflict)
 	case status == "call_id_conflict" && len(reply) == 4:
 		return store.Call{}, false, fmt.Errorf("redisstore: accept call %q (%s.%s, digest %s): recorded for %s.%s, digest %s: %w",
 			call.ID, call.Toolset, call.Tool, call.Digest, str(reply[1]), str(reply[2]), str(reply[3]), store.ErrCallIDConflict)

@@ -62,7 +62,9 @@
 //	                  never changes (JSON, as the Go side wrote it), the
 //	                  others one a field (state, lease, outcome, result,
 //	                  error, error_kind, error_recovery, accepted,
-//	                  published, settled)
+//	                  published, settled; owner, which AcceptCall
+//	                  compares, absent for the empty scope). <id> is the
+//	                  scoped id (store.ScopedCallID)
 //	unsettled         sorted set: accepted-at time + call id, scored 0 (so
 //	                  ordered by time, then id), the calls not settled
 //	settled           sorted set: settled-at time + call id, scored 0, for

@@ -107,6 +107,8 @@ func decodeRegistration(v any) (store.Registration, error) {
 // field of its hash.
 type callFields struct {
 	ID       string          `json:"id"`
+	Owner    string          `json:"owner,omitempty"`
+	CallerID string          `json:"caller_id,omitempty"`
 	Toolset  string          `json:"toolset"`
 	Tool     string          `json:"tool"`
 	RunID    string          `json:"run_id,omitempty"`
@@ -134,7 +136,7 @@ func callOfFields(f map[string]string) (store.Call, error) {
 	if err := json.Unmarshal([]byte(f["rec"]), &base); err != nil {
 		return store.Call{}, fmt.Errorf("corrupt call record: %w", err)
 	}
-	c := store.Call{ID: base.ID, Toolset: base.Toolset, Tool: base.Tool, RunID: base.RunID, Token: base.Token,
+	c := store.Call{ID: base.ID, Owner: base.Owner, CallerID: base.CallerID, Toolset: base.Toolset, Tool: base.Tool, RunID: base.RunID, Token: base.Token,
 		Payload: base.Payload, Digest: base.Digest, Deadline: base.Deadline,
 		State: store.CallState(f["state"]), LeaseID: f["lease"], Outcome: store.Outcome(f["outcome"]), Error: f["error"],
 		ErrorKind: f["error_kind"], ErrorRecovery: f["error_recovery"]}

@@ -60,6 +60,7 @@ var suite = []struct {
 	{"ReturnCall", testReturnCall},
 	{"AcceptIdempotent", testAcceptIdempotent},
 	{"AcceptAdmission", testAdmissionConflict},
+	{"CallScopes", testCallScopes},
 	{"AcceptAssignTo", testAssignTo},
 	{"PublishCall", testPublish},
 	{"PublishAfterReplacement", testPublishAfterReplacement},

@@ -8,8 +8,8 @@ local batch = tonumber(ARGV[6])
 local changed, seen, more = 0, {}, 0
 
 -- without_payload drops the payload from a call's "rec" JSON as the Go
--- side wrote it (fields id, toolset, tool, run_id, token, payload, digest,
--- deadline, in that order), without decoding it: the first ',"payload":'
+-- side wrote it (fields id, owner, caller_id, toolset, tool, run_id, token,
+-- payload, digest, deadline, in that order), without decoding it: the first ',"payload":'
 -- cannot be inside a string before it (a quote there is escaped), and the
 -- last ',"digest":"' comes after it (the payload may hold that text).
 local function without_payload(rec)
