@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/quiver-go/quiver/internal/redistest"
 	"github.com/quiver-go/quiver/internal/registrytest"
 	"github.com/quiver-go/quiver/registry"
 	gen "github.com/quiver-go/quiver/registry/gen/registry"
@@ -143,5 +144,32 @@ func TestGatedToolNeedsGrant(t *testing.T) {
 	}
 	if counter.Runs("g4") != 1 || counter.Runs("g5") != 1 {
 		t.Fatalf("granted calls: %v", counter.Snapshot())
+	}
+}
+
+// The count is per node: two nodes on one Redis each give key A its own
+// slots. A fills its one slot at node 1, is refused there, and its call
+// through node 2 runs on node 1's provider.
+func TestKeyLimitIsPerNode(t *testing.T) {
+	srv := redistest.Start(t, redistest.Options{})
+	gate := registrytest.NewGate()
+	o := registrytest.Options{Keys: limitKeys(t), MaxCallsPerKey: 1, RedisURL: srv.URL()}
+	n1, n2 := registrytest.Start(t, o), registrytest.Start(t, o)
+	ops := n1.Client(t, limitOps)
+	registrytest.Serve(t, ops, registry.Registration{Toolset: registrytest.Echo("echo"), Revision: "r1", MaxInFlight: 8}, holding(gate))
+	ts := registrytest.WaitProviders(t, ops, "echo", 1)
+	registrytest.WaitProviders(t, n2.Client(t, limitOps), "echo", 1)
+	a1, a2 := n1.Client(t, limitA), n2.Client(t, limitA)
+
+	held := async(a1, "echo", "echo", ts.Token, "n1", `{"text":"hold"}`, 20*time.Second)
+	<-gate.Started()
+	_, err := registrytest.Call(a1, "echo", "echo", ts.Token, "n1b", `{"text":"x"}`, 20*time.Second)
+	wantName(t, err, registry.ErrKeyLimit)
+	if out, err := registrytest.Call(a2, "echo", "echo", ts.Token, "n2", `{"text":"x"}`, 20*time.Second); err != nil || out.Outcome != "ok" {
+		t.Fatalf("key a at node 2: %v %+v", err, out)
+	}
+	gate.Open()
+	if ans := <-held; ans.err != nil || ans.out.Outcome != "ok" {
+		t.Fatalf("held call: %+v", ans)
 	}
 }
