@@ -21,6 +21,26 @@ import (
 func TestServeLimitsEachMCPCredential(t *testing.T) {
 	const keyA, keyB = "client-a-0123456789", "client-b-0123456789"
 	gate := registrytest.NewGate()
+	url := limitedMCP(t, gate, map[string]tools.Exposure{keyA: tools.ExposureFull, keyB: tools.ExposureFull})
+	a := connectMCP(t, httpTransport(url, keyA))
+	// A second session of A shares A's limit: the credential counts.
+	a2 := connectMCP(t, httpTransport(url, keyA))
+	b := connectMCP(t, httpTransport(url, keyB))
+	fillThenRelease(t, gate, a, a2, b)
+}
+
+// Without credentials each MCP session is a client with its own limit.
+func TestServeLimitsEachMCPSessionWithoutKeys(t *testing.T) {
+	gate := registrytest.NewGate()
+	url := limitedMCP(t, gate, nil)
+	a := connectMCP(t, httpTransport(url, ""))
+	fillThenRelease(t, gate, a, a, connectMCP(t, httpTransport(url, "")))
+}
+
+// limitedMCP serves Echo("echo") over MCP with quiver serve's client
+// limit of 2, its add tool held at gate, and returns its URL.
+func limitedMCP(t *testing.T, gate *registrytest.Gate, creds map[string]tools.Exposure) string {
+	t.Helper()
 	exec := toolcall.ExecutorFunc(func(ctx context.Context, call *toolcall.Call) (*toolcall.Result, error) {
 		if call.Ident.Tool() == "add" {
 			return gate.Execute(ctx, call)
@@ -35,9 +55,11 @@ func TestServeLimitsEachMCPCredential(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := mcp.Config{Source: src, ExposeAll: true,
-		Credentials: map[string]tools.Exposure{keyA: tools.ExposureFull, keyB: tools.ExposureFull}, Undeclared: tools.ExposureFull}
-	wrap := newClientLimits(2, true).limit(&cfg)
+	cfg := mcp.Config{Source: src, ExposeAll: true, Credentials: creds, Undeclared: tools.ExposureFull}
+	if len(creds) == 0 {
+		cfg.Anonymous = tools.ExposureFull
+	}
+	wrap := newClientLimits(2, len(creds) > 0).limit(&cfg)
 	ms, err := mcp.New(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -48,10 +70,14 @@ func TestServeLimitsEachMCPCredential(t *testing.T) {
 	}
 	hs := httptest.NewServer(wrap(ms.Handler()))
 	t.Cleanup(hs.Close)
-	a := connectMCP(t, httpTransport(hs.URL, keyA))
-	// A second session of A shares A's limit: the credential counts.
-	a2 := connectMCP(t, httpTransport(hs.URL, keyA))
-	b := connectMCP(t, httpTransport(hs.URL, keyB))
+	return hs.URL
+}
+
+// fillThenRelease holds two calls of one client, from sessions a and a2,
+// checks that a's next call is key_limit while b's runs, then releases
+// them and calls from a again.
+func fillThenRelease(t *testing.T, gate *registrytest.Gate, a, a2, b *mcpSession) {
+	t.Helper()
 	names := a.names(t)
 	find := func(tool string) string {
 		return names[slices.IndexFunc(names, func(n string) bool { return strings.HasSuffix(n, tool) })]
