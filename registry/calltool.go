@@ -3,8 +3,12 @@ package registry
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"strings"
 	"time"
+
+	goa "goa.design/goa/v3/pkg"
 
 	gen "github.com/quiver-go/quiver/registry/gen/registry"
 	"github.com/quiver-go/quiver/toolcall"
@@ -129,8 +133,19 @@ func callTimeoutMs(ctx context.Context) int {
 	return min(max(ms, 1), maxMs)
 }
 
+// forbiddenReason is the registry's message of a forbidden answer,
+// without its trailing period.
+func forbiddenReason(err error) string {
+	var se *goa.ServiceError
+	if errors.As(err, &se) && se.Message != "" {
+		return strings.TrimSuffix(se.Message, ".")
+	}
+	return "the registry's key may not call it"
+}
+
 // CallFailure turns the registry's refusal of call into the failure the
-// model acts on; nil for errors that are not the call's outcome (the
+// model acts on (key_limit as toolcall.KindKeyLimit, forbidden as
+// toolcall.KindNotPermitted with the registry's reason); nil for errors that are not the call's outcome (the
 // registry unreachable, the caller's cancellation).
 func CallFailure(call *toolcall.Call, err error) *toolcall.Failure {
 	ident := call.Ident
@@ -157,6 +172,12 @@ func CallFailure(call *toolcall.Call, err error) *toolcall.Failure {
 	case ErrOverloaded:
 		return toolcall.Fail(toolcall.KindOverloaded, toolcall.RecoveryReplan,
 			"Not run: the providers of %s are overloaded. Try again later or use another tool.", toolset)
+	case ErrKeyLimit:
+		return toolcall.KeyLimit()
+	case ErrForbidden:
+		// The registry's reason names the key and the grant it lacks; the
+		// model reads it as is (it holds no secret).
+		return toolcall.NotPermitted(fmt.Sprintf("the registry refused this call of %s: %s.", ident, forbiddenReason(err)))
 	}
 	return nil
 }

@@ -32,6 +32,7 @@ const (
 	ErrCallNotAdmitted     = "call_not_admitted"
 	ErrOutcomeUnknown      = "outcome_unknown"
 	ErrOverloaded          = "overloaded"
+	ErrKeyLimit            = "key_limit"
 	ErrCallIDConflict      = "call_id_conflict"
 	ErrResultExpired       = "result_expired"
 )

@@ -55,6 +55,10 @@ const (
 	KindResultExpired Kind = "result_expired"
 	// KindOverloaded: the providers are overloaded.
 	KindOverloaded Kind = "overloaded"
+	// KindKeyLimit: the caller (its key or credential) has as many calls
+	// open as it may have at once; nothing ran, and a call is admitted
+	// again once one of its calls finishes.
+	KindKeyLimit Kind = "key_limit"
 	// KindToolCap: the batch was refused whole by the run's tool-call
 	// caps.
 	KindToolCap Kind = "tool_cap"
@@ -77,7 +81,7 @@ var Kinds = []Kind{
 	KindInvalidResult, KindMissingBounds, KindUnavailable, KindTimeout,
 	KindNotInActiveSet, KindNotPermitted, KindSourceNotAllowed, KindDenied,
 	KindCallNotAdmitted, KindAdmissionConflict, KindOutcomeUnknown,
-	KindResultExpired, KindOverloaded, KindToolCap, KindNoContinuation,
+	KindResultExpired, KindOverloaded, KindKeyLimit, KindToolCap, KindNoContinuation,
 	KindAmbiguousContinuation, KindRejectedOutput, KindDiscarded,
 }
 

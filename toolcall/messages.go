@@ -120,6 +120,15 @@ func NotPermitted(why string) *Failure {
 	return &Failure{Code: KindNotPermitted, Recovery: RecoveryReplan, Message: "Refused: " + why + " Nothing ran."}
 }
 
+// KeyLimit is the failure of a call refused because its caller (a
+// registry key, an MCP credential or session) has as many calls open,
+// queued or running, as it may have at once. Nothing ran; the same call
+// is admitted once one of the caller's calls finishes.
+func KeyLimit() *Failure {
+	return &Failure{Code: KindKeyLimit, Recovery: RecoveryReplan,
+		Message: "Not run: you have as many calls open (queued or running) as you may have at once; nothing ran. Wait for one of your calls to finish before calling again, and make fewer calls at once."}
+}
+
 // NotInActiveSet is the failure of a deferred tool called before a search
 // found it; refusal is the catalog's message (catalog.Refusal).
 func NotInActiveSet(refusal string) *Failure {

@@ -36,15 +36,17 @@ type serveOptions struct {
 	// resultRetention is --result-retention (0: the record's retention).
 	resultRetention time.Duration
 	forgetPayloads  bool
-	store           storeFlags
-	tls             tlsFlags
+	// maxCallsPerKey is --max-calls-per-key (0: no limit).
+	maxCallsPerKey int
+	store          storeFlags
+	tls            tlsFlags
 }
 
 // newRegistryServeCommand returns quiver registry serve.
 func newRegistryServeCommand() *cobra.Command {
 	var opts serveOptions
 	cmd := &cobra.Command{
-		Use:   "serve [--addr HOST:PORT] [--data DIR] [--keys FILE] [--tls-cert FILE --tls-key FILE | --insecure-http] [--store embedded|redis [--redis-url URL | --redis-url-file FILE]] [--max-body SIZE] [--lease-ttl D] [--retention D] [--result-retention D] [--forget-payloads]",
+		Use:   "serve [--addr HOST:PORT] [--data DIR] [--keys FILE] [--tls-cert FILE --tls-key FILE | --insecure-http] [--store embedded|redis [--redis-url URL | --redis-url-file FILE]] [--max-body SIZE] [--lease-ttl D] [--retention D] [--result-retention D] [--forget-payloads] [--max-calls-per-key N]",
 		Short: "Run a tool registry node",
 		Long: `Run a tool registry on --addr: the API under /v1, its OpenAPI document at
 /openapi.json and the probes /healthz and /readyz. Its state is kept in an
@@ -60,8 +62,12 @@ can read a process's command line (ps).
 
 --keys FILE holds the API keys: {"keys": [{"name": "ci", "key": "<secret>"
 (or "sha256": "<hex digest of the secret>"), "role": "provider", "consumer"
-or "admin", "toolsets": ["records.*"]}]}, a provider key listing the globs
-of the toolsets it may publish. The file must be readable by you only
+or "admin", "toolsets": ["records.*"], "confirm": ["workspace.*"]}]}, a
+provider key listing the globs of the toolsets it may publish, a consumer
+key the globs (toolset.tool) of the confirmation-gated tools it may call:
+without "confirm" a consumer's call of a gated tool is refused
+(forbidden), while an admin key, and every request without --keys, may
+call them all. The file must be readable by you only
 (chmod 600): one its group or others may read is refused. SIGHUP reloads
 it without dropping a connection: a key added is accepted and a key
 removed refused from the next request on; a file that does not read or
@@ -86,7 +92,9 @@ provider's lease lasts without renewal, --retention how long settled call
 records are kept for retries to read. --result-retention keeps results and
 error messages a shorter time than their records (a retry after it reads
 result_expired and runs nothing); --forget-payloads keeps only the digest
-of a settled call's payload.`,
+of a settled call's payload. --max-calls-per-key bounds the calls one key
+may have open at this node, queued or running, until they settle (a call
+beyond it is refused at once as key_limit, 429; 0 lifts the bound).`,
 		Example: `  quiver registry serve
   quiver registry serve --addr 127.0.0.1:7421 --data registry-data --lease-ttl 30s
   quiver registry serve --addr 127.0.0.1:7422 --store redis`,
@@ -108,6 +116,7 @@ of a settled call's payload.`,
 	f.DurationVar(&opts.retention, "retention", server.DefaultRetention, "how long settled call records are kept")
 	f.DurationVar(&opts.resultRetention, "result-retention", 0, "how long a settled call keeps its result and error message, at most --retention (default: as long as its record)")
 	f.BoolVar(&opts.forgetPayloads, "forget-payloads", false, "keep only the digest of a settled call's payload")
+	f.IntVar(&opts.maxCallsPerKey, "max-calls-per-key", server.DefaultMaxCallsPerKey, "calls one key may have open (queued or running) at this node; 0: no limit")
 	opts.store.addFlags(cmd)
 	opts.tls.addFlags(cmd)
 	return cmd
@@ -124,6 +133,9 @@ func (o *serveOptions) check() (int64, error) {
 	}
 	if err := o.tls.check(host); err != nil {
 		return 0, err
+	}
+	if o.maxCallsPerKey < 0 {
+		return 0, usagef("--max-calls-per-key %d is negative: give the calls one key may have open, or 0 for no limit", o.maxCallsPerKey)
 	}
 	maxBody, err := boundedinput.ParseSize(o.maxBody)
 	if err != nil {
@@ -186,6 +198,7 @@ func runServe(ctx context.Context, stdout, stderr io.Writer, opts serveOptions, 
 			Keys: keys, Logger: log,
 			MaxBodyBytes: maxBody, LeaseTTL: opts.leaseTTL, Retention: opts.retention,
 			ResultRetention: opts.resultRetention, ForgetPayloads: opts.forgetPayloads,
+			MaxCallsPerKey: callsPerKey(opts.maxCallsPerKey),
 		},
 		Listener:        ln,
 		TLS:             tlsConfig,
@@ -274,4 +287,13 @@ func unwrapOpError(err error) error {
 		return oe.Err
 	}
 	return err
+}
+
+// callsPerKey is server.Config.MaxCallsPerKey for --max-calls-per-key n:
+// 0 lifts the bound (negative in the config, whose 0 is the default).
+func callsPerKey(n int) int {
+	if n == 0 {
+		return -1
+	}
+	return n
 }

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -38,13 +39,18 @@ type quickServeOptions struct {
 	exposeAll bool
 	stdio     bool
 	tls       tlsFlags
+	// approve are the gated tools (--approve) quiver serve's MCP clients
+	// may call: the grant of its MCP server's registry key.
+	approve []string
+	// callsPerClient is --max-calls-per-client (0: no limit).
+	callsPerClient int
 }
 
 // newServeCommand returns quiver serve.
 func newServeCommand() *cobra.Command {
 	var opts quickServeOptions
 	cmd := &cobra.Command{
-		Use:   "serve [--addr HOST:PORT] [--data DIR] [--keys FILE] [--tls-cert FILE --tls-key FILE | --insecure-http] [--expose-all] [--stdio]",
+		Use:   "serve [--addr HOST:PORT] [--data DIR] [--keys FILE] [--tls-cert FILE --tls-key FILE | --insecure-http] [--expose-all] [--approve TOOL]... [--max-calls-per-client N] [--stdio]",
 		Short: "Serve the example toolsets to MCP clients, through a registry",
 		Long: `Start a tool registry (its embedded store in the data folder --data DIR,
 created if missing, 0700; a folder every user may write to is refused),
@@ -56,7 +62,14 @@ and how to connect Claude Desktop and the MCP Inspector.
 A client sees the inline tools and search_tools; what a search finds joins
 its tool list (notifications/tools/list_changed). --expose-all lists every
 tool in its scope at once, for clients that cannot search. Tools that need
-a person's confirmation are refused: MCP cannot ask.
+a person's confirmation are refused: MCP cannot ask. --approve TOOL
+(toolset.tool, repeatable) serves one anyway: it is the grant ("confirm")
+of the registry key the MCP server calls with, so the registry runs it
+too, and only it.
+
+--max-calls-per-client N bounds the calls one client (its credential with
+--keys, its session without) may have open; a call beyond it is answered
+key_limit at once, before the registry sees it (0: no limit).
 
 --keys FILE maps bearer credentials to scopes, each tool being served to the
 tiers at or above its declared exposure (read_only ⊂ staging ⊂ full):
@@ -92,6 +105,8 @@ SIGINT (Ctrl-C) or SIGTERM stops it.`,
 	f.StringVar(&opts.keys, "keys", "", "client credentials `FILE`; without it every client gets the full tier, on loopback only")
 	f.BoolVar(&opts.exposeAll, "expose-all", false, "list every tool in a client's scope at once, for clients that cannot search")
 	f.BoolVar(&opts.stdio, "stdio", false, "serve one client over standard input and output")
+	f.StringArrayVar(&opts.approve, "approve", nil, "serve the confirmation-gated `TOOL` (toolset.tool) anyway; repeatable")
+	f.IntVar(&opts.callsPerClient, "max-calls-per-client", defaultCallsPerClient, "calls one MCP client may have open at once; 0: no limit")
 	opts.tls.addFlags(cmd)
 	return cmd
 }
@@ -104,6 +119,14 @@ func (o *quickServeOptions) check() error {
 	}
 	if o.keys == "" && !o.stdio && !loopbackHost(host) {
 		return usagef("--addr %s is not a loopback address and there is no --keys: pass --keys FILE, so that only holders of its credentials reach the tools, or listen on loopback (--addr %s)", o.addr, defaultServeAddr)
+	}
+	for _, name := range o.approve {
+		if _, err := tools.ParseIdent(name); err != nil || strings.ContainsAny(name, "*?[\\") {
+			return usagef("--approve %q: give one tool as toolset.tool, e.g. workspace.commitStagedEdits", name)
+		}
+	}
+	if o.callsPerClient < 0 {
+		return usagef("--max-calls-per-client %d is negative: give the calls one client may have open, or 0 for no limit", o.callsPerClient)
 	}
 	if o.stdio {
 		return nil
@@ -136,7 +159,7 @@ func runQuickServe(ctx context.Context, stdin io.Reader, stdout, stderr io.Write
 	}
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 
-	keys, err := newRegistryKeys(dir)
+	keys, err := newRegistryKeys(dir, opts.approve)
 	if err != nil {
 		return err
 	}
@@ -159,6 +182,8 @@ func runQuickServe(ctx context.Context, stdin io.Reader, stdout, stderr io.Write
 	if opts.stdio {
 		cfg.Anonymous = anonymousStdioTier(creds)
 	}
+	cfg.Approved = keys.approved()
+	limitHandler := newClientLimits(opts.callsPerClient, len(creds) > 0).limit(&cfg)
 	ms, err := mcp.New(cfg)
 	if err != nil {
 		return err
@@ -186,7 +211,7 @@ func runQuickServe(ctx context.Context, stdin io.Reader, stdout, stderr io.Write
 		return err
 	}
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", ms.Handler())
+	mux.Handle("/mcp", limitHandler(ms.Handler()))
 	hs := server.HTTPServer(mux, log)
 	if err := opts.tls.configure(hs); err != nil {
 		return err

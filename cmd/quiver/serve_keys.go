@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 
 	"github.com/quiver-go/quiver/registry/server"
+	"github.com/quiver-go/quiver/tools"
 )
 
 // The key files quiver serve writes in its data folder, readable by the
@@ -28,8 +29,9 @@ type registryKeys struct {
 }
 
 // newRegistryKeys generates the keys and writes the admin and provider
-// keys to their files in dir.
-func newRegistryKeys(dir string) (*registryKeys, error) {
+// keys to their files in dir. approve are the gated tools the MCP
+// server's consumer key may call (its "confirm" grant).
+func newRegistryKeys(dir string, approve []string) (*registryKeys, error) {
 	k := &registryKeys{adminFile: filepath.Join(dir, adminKeyFile), providerFile: filepath.Join(dir, providerKeyFile)}
 	for _, s := range []*string{&k.admin, &k.provider, &k.consumer} {
 		secret, err := server.GenerateSecret()
@@ -41,7 +43,7 @@ func newRegistryKeys(dir string) (*registryKeys, error) {
 	keys, err := server.NewKeys(
 		server.Key{Name: "quiver-serve-admin", Key: k.admin, Role: server.RoleAdmin},
 		server.Key{Name: "quiver-serve-provider", Key: k.provider, Role: server.RoleProvider, Toolsets: []string{"*"}},
-		server.Key{Name: "quiver-serve-mcp", Key: k.consumer, Role: server.RoleConsumer},
+		server.Key{Name: "quiver-serve-mcp", Key: k.consumer, Role: server.RoleConsumer, Confirm: approve},
 	)
 	if err != nil {
 		return nil, err
@@ -84,4 +86,16 @@ func writeSecretFile(path, secret string) error {
 		return fmt.Errorf("write key file %s: %w", path, err)
 	}
 	return nil
+}
+
+// approved are the gated tools the MCP server serves (mcp.Config.Approved):
+// read from its registry key's grant, so that MCP and the registry agree.
+// quiver serve grants exact tools only (--approve), never globs.
+func (k *registryKeys) approved() []tools.Ident {
+	p, _ := k.keys.Lookup(k.consumer)
+	out := make([]tools.Ident, 0, len(p.Confirm))
+	for _, name := range p.Confirm {
+		out = append(out, tools.Ident(name))
+	}
+	return out
 }

@@ -67,8 +67,10 @@ type Options struct {
 	BodyTimeout      time.Duration
 	MaxReadingBodies int
 	MaxQueue         int
-	PublishedGrace   time.Duration
-	PingInterval     time.Duration
+	// MaxCallsPerKey is the server's per-key bound on open calls.
+	MaxCallsPerKey int
+	PublishedGrace time.Duration
+	PingInterval   time.Duration
 }
 
 // Start runs a registry until the test ends.
@@ -88,7 +90,7 @@ func Start(t testing.TB, o Options) *Registry {
 		Store: sc,
 		Server: server.Config{
 			Keys: o.Keys, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
-			LeaseTTL: o.LeaseTTL, MaxBodyBytes: o.MaxBodyBytes, MaxPayloadBytes: o.MaxPayloadBytes, MaxQueue: o.MaxQueue,
+			LeaseTTL: o.LeaseTTL, MaxBodyBytes: o.MaxBodyBytes, MaxPayloadBytes: o.MaxPayloadBytes, MaxQueue: o.MaxQueue, MaxCallsPerKey: o.MaxCallsPerKey,
 			PublishedGrace: o.PublishedGrace, PingInterval: o.PingInterval,
 			BodyTimeout: o.BodyTimeout, MaxReadingBodies: o.MaxReadingBodies, AuditLog: o.AuditLog,
 			ResultRetention: o.ResultRetention, ForgetPayloads: o.ForgetPayloads,

@@ -25,6 +25,7 @@ var modelFacing = []string{
 	"The tool could not run: ",
 	"a result that is not an object with its bounds fields",
 	"count in its result",
+	"as many calls open (queued or running) as you may have at once",
 }
 
 // TestModelFacingMessagesAreWrittenOnce fails when a tool call's

@@ -349,6 +349,7 @@ func callMethods() {
 		Error("call_not_admitted", ErrorResult, "The call was not handed to any provider (replaced before publication, or no healthy provider before its deadline). It did not run.")
 		Error("outcome_unknown", ErrorResult, "The call was handed to a provider that ended before posting its outcome. It may or may not have run; it is never re-run elsewhere.")
 		Error("overloaded", ErrorResult, "The toolset's queue is full: retry with the same call id and token.", func() { Temporary() })
+		Error("key_limit", ErrorResult, "The key has as many calls open (queued or running) as the registry allows one key: retry with the same call id once one of them settles.", func() { Temporary() })
 		Error("call_id_conflict", ErrorResult, "The call id was used by another call (another tool or payload).")
 		Error("result_expired", ErrorResult, "The call ran and settled, but its result was kept shorter than its record and is gone. It is never run again under this id.")
 		HTTP(func() {
@@ -361,6 +362,7 @@ func callMethods() {
 			Response("call_not_admitted", StatusConflict)
 			Response("outcome_unknown", StatusBadGateway)
 			Response("overloaded", StatusTooManyRequests)
+			Response("key_limit", StatusTooManyRequests)
 			Response("call_id_conflict", StatusConflict)
 			Response("result_expired", StatusGone)
 		})

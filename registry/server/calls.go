@@ -72,6 +72,13 @@ func (s *Service) CallResolvedTool(ctx context.Context, p *gen.CallResolvedToolP
 	if p.Token != reg.reg.Token {
 		return nil, admissionConflict(p.Toolset, reg.reg.Revision)
 	}
+	// The key's grant and limit (limits.go): the slot is held until the
+	// call settles once it is tracked, given back on any earlier return.
+	slot, err := s.admitCall(ctx, spec)
+	if err != nil {
+		return nil, err
+	}
+	defer slot.release()
 	canonical, err := tools.CanonicalPayload(spec, raw, limits)
 	if err != nil {
 		return nil, gen.MakeValidationError(err)
@@ -133,6 +140,7 @@ func (s *Service) CallResolvedTool(ctx context.Context, p *gen.CallResolvedToolP
 		return s.await(ctx, rec)
 	}
 	wt := s.waiters.track(rec)
+	slot.keepUntil(s, wt, rec.Deadline.Add(s.cfg.PublishedGrace+s.cfg.LeaseTTL))
 	// A replacement, an unregistration or a lease's end may have settled
 	// the call between its acceptance and its tracking.
 	if fresh, err := s.store.GetCall(ctx, rec.ID); err == nil && fresh.State == store.CallSettled {

@@ -65,6 +65,14 @@ type Config struct {
 	// MaxQueue bounds the calls waiting for a provider per toolset;
 	// further calls are refused as overloaded. Default 10000.
 	MaxQueue int
+	// MaxCallsPerKey bounds the calls one key (by name; every caller of a
+	// keyless registry is one) may have open at this node, queued or
+	// running: a call counts from its admission until it settles, even
+	// when its caller stopped waiting. A call beyond it is refused at once
+	// as key_limit (429, temporary) and nothing is recorded, so it may be
+	// retried with the same call id. The count is per node, not shared
+	// through the store. Default DefaultMaxCallsPerKey; negative: no limit.
+	MaxCallsPerKey int
 	// PublishedGrace is how long after its deadline a published call with
 	// no outcome waits for its provider before it settles as
 	// outcome_unknown. Default 1m.
@@ -76,6 +84,8 @@ type Config struct {
 	// keys holds the service's current keys, Keys at start; withDefaults
 	// creates it, so that the copies of a service's Config share it.
 	keys *keyRing
+	// limiter counts the calls each key has open (MaxCallsPerKey).
+	limiter *keyLimiter
 }
 
 // Defaults.
@@ -138,6 +148,10 @@ func (c Config) withDefaults() (Config, error) {
 	if c.MaxQueue == 0 {
 		c.MaxQueue = DefaultMaxQueue
 	}
+	if c.MaxCallsPerKey == 0 {
+		c.MaxCallsPerKey = DefaultMaxCallsPerKey
+	}
+	c.limiter = newKeyLimiter(c.MaxCallsPerKey)
 	if c.MaxReadingBodies == 0 {
 		c.MaxReadingBodies = DefaultMaxReading
 	}

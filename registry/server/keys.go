@@ -15,6 +15,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"unicode"
+
+	"github.com/quiver-go/quiver/tools"
 )
 
 // Role is what an API key may do.
@@ -45,6 +47,14 @@ type Key struct {
 	// Toolsets are the globs (path.Match syntax: "records", "records.*")
 	// of the toolset names a provider may publish and serve.
 	Toolsets []string `json:"toolsets,omitempty"`
+	// Confirm are the globs (path.Match syntax over "toolset.tool":
+	// "workspace.commitStagedEdits", "workspace.*") of the
+	// confirmation-gated tools (tools.ToolSpec.Confirmation) a consumer
+	// key may call: its holder confirms those calls itself (a person
+	// behind it, or an operator who approved them). Without a grant a
+	// consumer's call of a gated tool is refused as forbidden; an admin
+	// key may call every gated tool, and lists none.
+	Confirm []string `json:"confirm,omitempty"`
 }
 
 // Keys maps API keys to roles. The zero Keys (no file) lets every request
@@ -65,6 +75,25 @@ type Principal struct {
 	Role Role
 	// Toolsets are a provider's globs.
 	Toolsets []string
+	// Confirm are a consumer's grants of gated tools (Key.Confirm).
+	Confirm []string
+}
+
+// MayConfirm reports whether p may call the confirmation-gated tool
+// named tool: an admin (and so every caller of a keyless registry) may, a
+// consumer when one of its Confirm globs matches it.
+func (p Principal) MayConfirm(tool tools.Ident) bool {
+	switch p.Role {
+	case RoleAdmin:
+		return true
+	case RoleConsumer:
+		for _, g := range p.Confirm {
+			if ok, _ := path.Match(g, string(tool)); ok {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // MayPublish reports whether p may publish or serve the toolset named name.
@@ -160,7 +189,7 @@ func (k *Keys) Lookup(secret string) (Principal, bool) {
 	if found == nil || secret == "" {
 		return Principal{}, false
 	}
-	return Principal{Name: found.Name, Role: found.Role, Toolsets: found.Toolsets}, true
+	return Principal{Name: found.Name, Role: found.Role, Toolsets: found.Toolsets, Confirm: found.Confirm}, true
 }
 
 // GenerateSecret returns a new random API key: "qk_" and 32 random bytes
@@ -174,7 +203,7 @@ func GenerateSecret() (string, error) {
 }
 
 // ReadKeysFile reads a keys file: {"keys": [{"name", "key" | "sha256",
-// "role", "toolsets"}]}. Every problem is reported, with the entry it is in.
+// "role", "toolsets", "confirm"}]}. Every problem is reported, with the entry it is in.
 func ReadKeysFile(file string) (*Keys, error) {
 	data, err := os.ReadFile(file)
 	if err != nil {
@@ -262,6 +291,17 @@ func NewKeys(keys ...Key) (*Keys, error) {
 			}
 		default:
 			errs = append(errs, fmt.Errorf("%s: role %q is not provider, consumer or admin", at, e.Role))
+		}
+		switch {
+		case len(e.Confirm) > 0 && e.Role == RoleAdmin:
+			errs = append(errs, fmt.Errorf("%s: an admin key may call every gated tool: drop \"confirm\", or make the key a consumer", at))
+		case len(e.Confirm) > 0 && e.Role != RoleConsumer:
+			errs = append(errs, fmt.Errorf("%s: only consumer keys list \"confirm\" (the gated tools they may call)", at))
+		}
+		for _, g := range e.Confirm {
+			if _, err := path.Match(g, ""); err != nil || g == "" {
+				errs = append(errs, fmt.Errorf("%s: confirm glob %q is malformed: give a tool as toolset.tool, or a glob such as toolset.*", at, g))
+			}
 		}
 		e.Key = ""
 		k.entries = append(k.entries, keyEntry{digest: d, key: e})

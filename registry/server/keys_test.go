@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/quiver-go/quiver/registry/server"
+	"github.com/quiver-go/quiver/tools"
 )
 
 func TestKeysFileValidation(t *testing.T) {
@@ -44,6 +45,9 @@ func TestKeysFileValidation(t *testing.T) {
 		{"empty glob", `{"keys":[{"name":"p","key":"0123456789abcdef-p","role":"provider","toolsets":[""]}]}`, []string{`key 0 ("p"): toolset glob "" is malformed`}},
 		{"consumer with toolsets", `{"keys":[{"name":"c","key":"0123456789abcdef-c","role":"consumer","toolsets":["x"]}]}`, []string{`key 0 ("c"): only provider keys list toolsets`}},
 		{"admin with toolsets", `{"keys":[{"name":"a","key":"0123456789abcdef-a","role":"admin","toolsets":["x"]}]}`, []string{`key 0 ("a"): only provider keys list toolsets`}},
+		{"admin with confirm", `{"keys":[{"name":"a","key":"0123456789abcdef-a","role":"admin","confirm":["x.*"]}]}`, []string{`key 0 ("a"): an admin key may call every gated tool: drop "confirm"`}},
+		{"provider with confirm", `{"keys":[{"name":"p","key":"0123456789abcdef-p","role":"provider","toolsets":["x"],"confirm":["x.*"]}]}`, []string{`key 0 ("p"): only consumer keys list "confirm"`}},
+		{"malformed confirm glob", `{"keys":[{"name":"c","key":"0123456789abcdef-c","role":"consumer","confirm":["x.["]}]}`, []string{`key 0 ("c"): confirm glob "x.[" is malformed`}},
 		{"unknown role", `{"keys":[{"name":"r","key":"0123456789abcdef-r","role":"root"}]}`, []string{`key 0 ("r"): role "root" is not provider, consumer or admin`}},
 		{"no role", `{"keys":[{"name":"r","key":"0123456789abcdef-r"}]}`, []string{`key 0 ("r"): role "" is not provider, consumer or admin`}},
 		{"every problem at once", `{"keys":[{"name":"x","key":"short","role":"root"},{"name":"x","role":"provider"}]}`, []string{
@@ -163,6 +167,44 @@ func TestKeysFileRefusesDataAfterTheDocument(t *testing.T) {
 	} {
 		if _, err := server.ParseKeys([]byte(doc)); err == nil {
 			t.Errorf("ParseKeys accepted %s", doc)
+		}
+	}
+}
+
+// A consumer's "confirm" globs grant the gated tools it matches; an
+// admin (and every caller of a keyless registry) may call every gated
+// tool; a consumer without the field (every keys file before it) none.
+func TestKeysConfirmGrant(t *testing.T) {
+	k, err := server.ParseKeys([]byte(`{"keys":[
+		{"name":"plain","key":"0123456789abcdef-p","role":"consumer"},
+		{"name":"granted","key":"0123456789abcdef-g","role":"consumer","confirm":["workspace.commitStagedEdits","ops.*"]},
+		{"name":"root","key":"0123456789abcdef-r","role":"admin"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lookup := func(secret string) server.Principal {
+		p, ok := k.Lookup(secret)
+		if !ok {
+			t.Fatalf("no key %s", secret)
+		}
+		return p
+	}
+	plain, granted, root := lookup("0123456789abcdef-p"), lookup("0123456789abcdef-g"), lookup("0123456789abcdef-r")
+	keyless, _ := (*server.Keys)(nil).Lookup("")
+	for _, tc := range []struct {
+		p    server.Principal
+		tool tools.Ident
+		want bool
+	}{
+		{plain, "workspace.commitStagedEdits", false},
+		{granted, "workspace.commitStagedEdits", true},
+		{granted, "workspace.stageEdit", false},
+		{granted, "ops.send_payment", true},
+		{root, "workspace.commitStagedEdits", true},
+		{keyless, "workspace.commitStagedEdits", true},
+	} {
+		if got := tc.p.MayConfirm(tc.tool); got != tc.want {
+			t.Errorf("%q may confirm %s: %v, want %v", tc.p.Name, tc.tool, got, tc.want)
 		}
 	}
 }

@@ -306,6 +306,7 @@ func (c *Client) Changes(ctx context.Context, p *ChangesPayload) (res *ChangesRe
 //   - "call_not_admitted" (type *goa.ServiceError): The call was not handed to any provider (replaced before publication, or no healthy provider before its deadline). It did not run.
 //   - "outcome_unknown" (type *goa.ServiceError): The call was handed to a provider that ended before posting its outcome. It may or may not have run; it is never re-run elsewhere.
 //   - "overloaded" (type *goa.ServiceError): The toolset's queue is full: retry with the same call id and token.
+//   - "key_limit" (type *goa.ServiceError): The key has as many calls open (queued or running) as the registry allows one key: retry with the same call id once one of them settles.
 //   - "call_id_conflict" (type *goa.ServiceError): The call id was used by another call (another tool or payload).
 //   - "result_expired" (type *goa.ServiceError): The call ran and settled, but its result was kept shorter than its record and is gone. It is never run again under this id.
 //   - "unauthorized" (type *goa.ServiceError): The request carries no API key, or one the registry does not know.

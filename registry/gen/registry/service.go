@@ -684,6 +684,11 @@ func MakeOverloaded(err error) *goa.ServiceError {
 	return goa.NewServiceError(err, "overloaded", false, true, false)
 }
 
+// MakeKeyLimit builds a goa.ServiceError from an error.
+func MakeKeyLimit(err error) *goa.ServiceError {
+	return goa.NewServiceError(err, "key_limit", false, true, false)
+}
+
 // MakeCallIDConflict builds a goa.ServiceError from an error.
 func MakeCallIDConflict(err error) *goa.ServiceError {
 	return goa.NewServiceError(err, "call_id_conflict", false, false, false)

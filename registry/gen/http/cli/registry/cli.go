@@ -626,5 +626,5 @@ func registryGetCallUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "registry get-call --call-id \"Sit id.\" --key \"Consequatur nam.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "registry get-call --call-id \"Id adipisci consequatur.\" --key \"Qui explicabo corrupti perspiciatis laudantium.\"")
 }

@@ -2602,6 +2602,7 @@ func EncodeCallResolvedToolRequest(encoder func(*http.Request) goahttp.Encoder) 
 //   - "call_id_conflict" (type *goa.ServiceError): http.StatusConflict
 //   - "outcome_unknown" (type *goa.ServiceError): http.StatusBadGateway
 //   - "overloaded" (type *goa.ServiceError): http.StatusTooManyRequests
+//   - "key_limit" (type *goa.ServiceError): http.StatusTooManyRequests
 //   - "result_expired" (type *goa.ServiceError): http.StatusGone
 //   - "unauthorized" (type *goa.ServiceError): http.StatusUnauthorized
 //   - "forbidden" (type *goa.ServiceError): http.StatusForbidden
@@ -2766,19 +2767,40 @@ func DecodeCallResolvedToolResponse(decoder func(*http.Response) goahttp.Decoder
 			}
 			return nil, NewCallResolvedToolOutcomeUnknown(&body)
 		case http.StatusTooManyRequests:
-			var (
-				body CallResolvedToolOverloadedResponseBody
-				err  error
-			)
-			err = decoder(resp).Decode(&body)
-			if err != nil {
-				return nil, goahttp.ErrDecodingError("registry", "call_resolved_tool", err)
+			en := resp.Header.Get("goa-error")
+			switch en {
+			case "overloaded":
+				var (
+					body CallResolvedToolOverloadedResponseBody
+					err  error
+				)
+				err = decoder(resp).Decode(&body)
+				if err != nil {
+					return nil, goahttp.ErrDecodingError("registry", "call_resolved_tool", err)
+				}
+				err = ValidateCallResolvedToolOverloadedResponseBody(&body)
+				if err != nil {
+					return nil, goahttp.ErrValidationError("registry", "call_resolved_tool", err)
+				}
+				return nil, NewCallResolvedToolOverloaded(&body)
+			case "key_limit":
+				var (
+					body CallResolvedToolKeyLimitResponseBody
+					err  error
+				)
+				err = decoder(resp).Decode(&body)
+				if err != nil {
+					return nil, goahttp.ErrDecodingError("registry", "call_resolved_tool", err)
+				}
+				err = ValidateCallResolvedToolKeyLimitResponseBody(&body)
+				if err != nil {
+					return nil, goahttp.ErrValidationError("registry", "call_resolved_tool", err)
+				}
+				return nil, NewCallResolvedToolKeyLimit(&body)
+			default:
+				body, _ := io.ReadAll(resp.Body)
+				return nil, goahttp.ErrInvalidResponse("registry", "call_resolved_tool", resp.StatusCode, string(body))
 			}
-			err = ValidateCallResolvedToolOverloadedResponseBody(&body)
-			if err != nil {
-				return nil, goahttp.ErrValidationError("registry", "call_resolved_tool", err)
-			}
-			return nil, NewCallResolvedToolOverloaded(&body)
 		case http.StatusGone:
 			var (
 				body CallResolvedToolResultExpiredResponseBody

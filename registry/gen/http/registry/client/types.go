@@ -2202,6 +2202,24 @@ type CallResolvedToolOverloadedResponseBody struct {
 	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
 }
 
+// CallResolvedToolKeyLimitResponseBody is the type of the "registry" service
+// "call_resolved_tool" endpoint HTTP response body for the "key_limit" error.
+type CallResolvedToolKeyLimitResponseBody struct {
+	// Name is the name of this class of errors.
+	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID *string `form:"id,omitempty" json:"id,omitempty" xml:"id,omitempty"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message *string `form:"message,omitempty" json:"message,omitempty" xml:"message,omitempty"`
+	// Is the error temporary?
+	Temporary *bool `form:"temporary,omitempty" json:"temporary,omitempty" xml:"temporary,omitempty"`
+	// Is the error a timeout?
+	Timeout *bool `form:"timeout,omitempty" json:"timeout,omitempty" xml:"timeout,omitempty"`
+	// Is the error a server-side fault?
+	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
+}
+
 // CallResolvedToolResultExpiredResponseBody is the type of the "registry"
 // service "call_resolved_tool" endpoint HTTP response body for the
 // "result_expired" error.
@@ -4294,6 +4312,21 @@ func NewCallResolvedToolOutcomeUnknown(body *CallResolvedToolOutcomeUnknownRespo
 // NewCallResolvedToolOverloaded builds a registry service call_resolved_tool
 // endpoint overloaded error.
 func NewCallResolvedToolOverloaded(body *CallResolvedToolOverloadedResponseBody) *goa.ServiceError {
+	v := &goa.ServiceError{
+		Name:      *body.Name,
+		ID:        *body.ID,
+		Message:   *body.Message,
+		Temporary: *body.Temporary,
+		Timeout:   *body.Timeout,
+		Fault:     *body.Fault,
+	}
+
+	return v
+}
+
+// NewCallResolvedToolKeyLimit builds a registry service call_resolved_tool
+// endpoint key_limit error.
+func NewCallResolvedToolKeyLimit(body *CallResolvedToolKeyLimitResponseBody) *goa.ServiceError {
 	v := &goa.ServiceError{
 		Name:      *body.Name,
 		ID:        *body.ID,
@@ -7259,6 +7292,30 @@ func ValidateCallResolvedToolOutcomeUnknownResponseBody(body *CallResolvedToolOu
 // ValidateCallResolvedToolOverloadedResponseBody runs the validations defined
 // on call_resolved_tool_overloaded_response_body
 func ValidateCallResolvedToolOverloadedResponseBody(body *CallResolvedToolOverloadedResponseBody) (err error) {
+	if body.Name == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
+	}
+	if body.ID == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("id", "body"))
+	}
+	if body.Message == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("message", "body"))
+	}
+	if body.Temporary == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("temporary", "body"))
+	}
+	if body.Timeout == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("timeout", "body"))
+	}
+	if body.Fault == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("fault", "body"))
+	}
+	return
+}
+
+// ValidateCallResolvedToolKeyLimitResponseBody runs the validations defined on
+// call_resolved_tool_key_limit_response_body
+func ValidateCallResolvedToolKeyLimitResponseBody(body *CallResolvedToolKeyLimitResponseBody) (err error) {
 	if body.Name == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
 	}

@@ -2304,6 +2304,19 @@ func EncodeCallResolvedToolError(encoder func(context.Context, http.ResponseWrit
 			w.Header().Set("goa-error", res.GoaErrorName())
 			w.WriteHeader(http.StatusTooManyRequests)
 			return enc.Encode(body)
+		case "key_limit":
+			var res *goa.ServiceError
+			errors.As(v, &res)
+			enc := encoder(ctx, w)
+			var body any
+			if formatter != nil {
+				body = formatter(ctx, res)
+			} else {
+				body = NewCallResolvedToolKeyLimitResponseBody(res)
+			}
+			w.Header().Set("goa-error", res.GoaErrorName())
+			w.WriteHeader(http.StatusTooManyRequests)
+			return enc.Encode(body)
 		case "result_expired":
 			var res *goa.ServiceError
 			errors.As(v, &res)

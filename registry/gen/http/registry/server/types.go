@@ -2202,6 +2202,24 @@ type CallResolvedToolOverloadedResponseBody struct {
 	Fault bool `form:"fault" json:"fault" xml:"fault"`
 }
 
+// CallResolvedToolKeyLimitResponseBody is the type of the "registry" service
+// "call_resolved_tool" endpoint HTTP response body for the "key_limit" error.
+type CallResolvedToolKeyLimitResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
 // CallResolvedToolResultExpiredResponseBody is the type of the "registry"
 // service "call_resolved_tool" endpoint HTTP response body for the
 // "result_expired" error.
@@ -4150,6 +4168,20 @@ func NewCallResolvedToolOutcomeUnknownResponseBody(res *goa.ServiceError) *CallR
 // the result of the "call_resolved_tool" endpoint of the "registry" service.
 func NewCallResolvedToolOverloadedResponseBody(res *goa.ServiceError) *CallResolvedToolOverloadedResponseBody {
 	body := &CallResolvedToolOverloadedResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewCallResolvedToolKeyLimitResponseBody builds the HTTP response body from
+// the result of the "call_resolved_tool" endpoint of the "registry" service.
+func NewCallResolvedToolKeyLimitResponseBody(res *goa.ServiceError) *CallResolvedToolKeyLimitResponseBody {
+	body := &CallResolvedToolKeyLimitResponseBody{
 		Name:      res.Name,
 		ID:        res.ID,
 		Message:   res.Message,
