@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -141,8 +142,10 @@ type Server struct {
 	// reading holds a token per HTTP request body being read (nil: no
 	// bound).
 	reading chan struct{}
-	// listingBuilds counts the listings built, one per (tier, version).
+	// listingBuilds counts the listings built, one per (tier, version);
+	// changes the catalog versions applied to every session.
 	listingBuilds atomic.Int64
+	changes       atomic.Int64
 
 	mu       sync.Mutex
 	current  *served
@@ -296,6 +299,7 @@ func (s *Server) follow(ctx context.Context) {
 				for _, ss := range sessions {
 					ss.refresh()
 				}
+				s.changes.Add(1)
 			}
 		}
 		if err != nil {
@@ -421,6 +425,13 @@ func (s *Server) Handler() http.Handler {
 			}
 			return versions
 		}
+		// Checked again, holding the slot: a client may start sessions
+		// faster than the check above saw them. The rare loser gets the
+		// SDK's 400.
+		if _, err := s.admit(adm.cred, true); err != nil {
+			s.log.Warn("mcp: session refused", "err", err)
+			return nil
+		}
 		adm.session = s.newSession(adm.tier, adm.cred)
 		return adm.session.server
 	}, &sdk.StreamableHTTPOptions{Logger: s.log, SessionTimeout: timeout, MaxRequestBodyBytes: s.cfg.MaxRequestBytes})
@@ -451,26 +462,11 @@ func (s *Server) Handler() http.Handler {
 			refuse(w, r, http.StatusUnauthorized, "a valid bearer credential is required (Authorization: Bearer <credential>)")
 			return
 		}
-		var adm *admission
-		if r.Method == http.MethodPost && r.Header.Get("Mcp-Session-Id") == "" {
-			// This request starts a session (the SDK makes one for every
-			// POST without a session id).
-			if status, err := s.admit(cred); err != nil {
-				w.Header().Set("Retry-After", "1")
-				refuse(w, r, status, err.Error())
-				return
-			}
-			adm = &admission{tier: tier, cred: cred}
-			defer func() {
-				if adm.session == nil {
-					s.release(cred)
-					return
-				}
-				adm.session.watch()
-			}()
-		}
+		var body []byte
 		if httpguard.HasBody(r) {
-			body, status, err := s.readBody(w, r)
+			var status int
+			var err error
+			body, status, err = s.readBody(w, r)
 			if err != nil {
 				if status == http.StatusTooManyRequests {
 					w.Header().Set("Retry-After", "1")
@@ -482,12 +478,38 @@ func (s *Server) Handler() http.Handler {
 			r.Body = io.NopCloser(bytes.NewReader(body))
 			r.ContentLength = int64(len(body))
 		}
+		var adm *admission
+		if r.Method == http.MethodPost && r.Header.Get("Mcp-Session-Id") == "" && isInitialize(body) {
+			// This request starts a session: it is refused if one more
+			// would be over a cap. (Other requests without a session id,
+			// such as a client's server/discover probe, get a server that
+			// starts none.)
+			if status, err := s.admit(cred, false); err != nil {
+				w.Header().Set("Retry-After", "1")
+				refuseRPC(w, status, err.Error())
+				return
+			}
+			adm = &admission{tier: tier, cred: cred}
+			defer func() {
+				if adm.session != nil {
+					adm.session.watch()
+				}
+			}()
+		}
 		ctx := r.Context()
 		if adm != nil {
 			ctx = context.WithValue(ctx, admissionKey{}, adm)
 		}
 		h.ServeHTTP(w, r.WithContext(ctx))
 	})
+}
+
+// isInitialize reports whether body is a JSON-RPC initialize request.
+func isInitialize(body []byte) bool {
+	var msg struct {
+		Method string `json:"method"`
+	}
+	return json.Unmarshal(body, &msg) == nil && msg.Method == "initialize"
 }
 
 // readBody reads a request's body whole, under MaxRequestBytes, while a
@@ -530,9 +552,17 @@ func refuse(w http.ResponseWriter, r *http.Request, status int, msg string) {
 	http.Error(w, "mcp: "+strings.TrimPrefix(msg, "httpguard: "), status)
 }
 
-// admission is a request admitted to start a session: the slot it holds
-// passes to the session the SDK asks for, or is released after the
-// request.
+// refuseRPC answers a request the endpoint stops with a JSON-RPC error
+// (id null) that clients show, with the HTTP status.
+func refuseRPC(w http.ResponseWriter, status int, msg string) {
+	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": nil, "error": map[string]any{"code": -32000, "message": msg}})
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_, _ = w.Write(body)
+}
+
+// admission is a request admitted to start a session: the session the
+// SDK asks for takes a slot then.
 type admission struct {
 	tier    tools.Exposure
 	cred    credKey
@@ -546,9 +576,10 @@ type admissionKey struct{}
 // errSessionCap is the error of a session refused by a cap.
 var errSessionCap = errors.New("mcp: session cap reached")
 
-// admit reserves a session slot for a client holding cred, or says which
-// cap refuses it (the status to answer and an error naming the setting).
-func (s *Server) admit(cred credKey) (int, error) {
+// admit checks that a client holding cred may start one more session,
+// and reserves its slot when hold is set; otherwise it says which cap
+// refuses it (the status to answer and an error naming the setting).
+func (s *Server) admit(cred credKey, hold bool) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if max := s.cfg.MaxSessions; max > 0 && s.held >= max {
@@ -557,8 +588,10 @@ func (s *Server) admit(cred credKey) (int, error) {
 	if max := s.cfg.MaxSessionsPerCredential; max > 0 && s.heldByCred[cred] >= max {
 		return http.StatusTooManyRequests, fmt.Errorf("%w: %s holds %d sessions, the cap per credential (Config.MaxSessionsPerCredential, quiver serve --max-sessions-per-key): close sessions you no longer use (DELETE with their Mcp-Session-Id), wait for idle ones to be dropped after %s, or raise the cap", errSessionCap, cred, s.heldByCred[cred], s.idleText())
 	}
-	s.held++
-	s.heldByCred[cred]++
+	if hold {
+		s.held++
+		s.heldByCred[cred]++
+	}
 	return 0, nil
 }
 
@@ -570,7 +603,7 @@ func (s *Server) idleText() string {
 	return s.cfg.SessionTimeout.String() + " (Config.SessionTimeout, quiver serve --session-timeout)"
 }
 
-// release frees a slot admit reserved.
+// release frees a slot admit held.
 func (s *Server) release(cred credKey) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -606,7 +639,7 @@ func (s *Server) ServeTransport(ctx context.Context, t sdk.Transport) error {
 	if s.cfg.Anonymous == "" {
 		return errors.New("mcp: a client without a credential needs a tier: set Config.Anonymous")
 	}
-	if _, err := s.admit(anonymousCred); err != nil {
+	if _, err := s.admit(anonymousCred, true); err != nil {
 		return err
 	}
 	ss := s.newSession(s.cfg.Anonymous, anonymousCred)
