@@ -1,0 +1,51 @@
+package mcp_test
+
+import (
+	"context"
+	"fmt"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/quiver-go/quiver/mcp"
+	"github.com/quiver-go/quiver/tools"
+)
+
+// BenchmarkCatalogChange times one catalog change under N sessions (SDK
+// in-memory transports, read-only tier): from the source's signal until
+// every client received its list_changed. server-ms/op is the part until
+// the server had refreshed every session's listing.
+//
+//	go test ./mcp -run '^$' -bench CatalogChange -benchtime 5x
+func BenchmarkCatalogChange(b *testing.B) {
+	for _, n := range benchSessions {
+		b.Run(fmt.Sprintf("sessions=%d", n), func(b *testing.B) {
+			src := newSwitchSource(b)
+			s, err := mcp.New(mcp.Config{Source: src, Anonymous: tools.ExposureReadOnly, MaxSessions: -1, MaxSessionsPerCredential: -1})
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.Cleanup(func() { _ = s.Close() })
+			if err := s.Ready(context.Background()); err != nil {
+				b.Fatal(err)
+			}
+			var got atomic.Int64
+			inMemory(b, s, n, &got)
+			var server time.Duration
+			b.ResetTimer()
+			for i := range b.N {
+				versions, want := s.CatalogVersions(), int64(n)*int64(i+1)
+				start := time.Now()
+				src.flip()
+				waitFor(b, "the catalog change", func() bool { return s.CatalogVersions() > versions })
+				server += time.Since(start)
+				waitFor(b, "every session's list_changed", func() bool { return got.Load() >= want })
+			}
+			b.ReportMetric(float64(server.Milliseconds())/float64(b.N), "server-ms/op")
+			b.ReportMetric(float64(s.ListingBuilds()), "listings")
+		})
+	}
+}
+
+// benchSessions are the session counts BenchmarkCatalogChange runs at.
+var benchSessions = []int{2000, 20000}
