@@ -573,8 +573,9 @@ type admission struct {
 // admissionKey is the context key of a request's *admission.
 type admissionKey struct{}
 
-// errSessionCap is the error of a session refused by a cap.
-var errSessionCap = errors.New("mcp: session cap reached")
+// ErrSessionCap is the error of a session refused by a cap: ServeTransport
+// returns it wrapped, and the HTTP endpoint answers its message.
+var ErrSessionCap = errors.New("mcp: session cap reached")
 
 // admit checks that a client holding cred may start one more session,
 // and reserves its slot when hold is set; otherwise it says which cap
@@ -583,10 +584,10 @@ func (s *Server) admit(cred credKey, hold bool) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if max := s.cfg.MaxSessions; max > 0 && s.held >= max {
-		return http.StatusServiceUnavailable, fmt.Errorf("%w: the server holds %d sessions, its cap (Config.MaxSessions, quiver serve --max-sessions): close sessions you no longer use (DELETE with their Mcp-Session-Id), wait for idle ones to be dropped after %s, or raise the cap", errSessionCap, s.held, s.idleText())
+		return http.StatusServiceUnavailable, fmt.Errorf("%w: the server holds %d sessions, its cap (Config.MaxSessions, quiver serve --max-sessions): close sessions you no longer use (DELETE with their Mcp-Session-Id), wait for idle ones to be dropped after %s, or raise the cap", ErrSessionCap, s.held, s.idleText())
 	}
 	if max := s.cfg.MaxSessionsPerCredential; max > 0 && s.heldByCred[cred] >= max {
-		return http.StatusTooManyRequests, fmt.Errorf("%w: %s holds %d sessions, the cap per credential (Config.MaxSessionsPerCredential, quiver serve --max-sessions-per-key): close sessions you no longer use (DELETE with their Mcp-Session-Id), wait for idle ones to be dropped after %s, or raise the cap", errSessionCap, cred, s.heldByCred[cred], s.idleText())
+		return http.StatusTooManyRequests, fmt.Errorf("%w: %s holds %d sessions, the cap per credential (Config.MaxSessionsPerCredential, quiver serve --max-sessions-per-key): close sessions you no longer use (DELETE with their Mcp-Session-Id), wait for idle ones to be dropped after %s, or raise the cap", ErrSessionCap, cred, s.heldByCred[cred], s.idleText())
 	}
 	if hold {
 		s.held++

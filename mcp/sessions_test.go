@@ -2,6 +2,7 @@ package mcp_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -260,5 +261,19 @@ func TestUndeliveredListChangedIsOneLine(t *testing.T) {
 	time.Sleep(100 * time.Millisecond)
 	if msgs := log.all(); len(msgs) != 1 {
 		t.Fatalf("logged %d lines for one change under %d sessions, want 1:\n%s", len(msgs), n, strings.Join(msgs, "\n"))
+	}
+}
+
+func TestServeTransportCountsAgainstTheCap(t *testing.T) {
+	s, err := mcp.New(mcp.Config{Source: newSwitchSource(t), Anonymous: tools.ExposureReadOnly, MaxSessions: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = s.Close() })
+	var got atomic.Int64
+	inMemory(t, s, 1, &got)
+	_, st := sdk.NewInMemoryTransports()
+	if err := s.ServeTransport(context.Background(), st); !errors.Is(err, mcp.ErrSessionCap) || !strings.Contains(err.Error(), "Config.MaxSessions") {
+		t.Fatalf("a second transport session: %v, want ErrSessionCap naming Config.MaxSessions", err)
 	}
 }
