@@ -150,8 +150,7 @@ type Server struct {
 	mu       sync.Mutex
 	current  *served
 	sessions map[*session]bool
-	// held counts the sessions and admitted requests creating one, in all
-	// and per credential.
+	// held counts the sessions holding a slot, in all and per credential.
 	held       int
 	heldByCred map[credKey]int
 	ready      chan struct{}
@@ -408,8 +407,8 @@ func after(ctx context.Context, d time.Duration) <-chan struct{} {
 func (s *Server) Handler() http.Handler {
 	// The SDK asks for a server on every request: first to read the
 	// protocol versions it accepts, then, for a request starting a session,
-	// for the session's own server. Only that second ask creates a session,
-	// on the slot the request was admitted to; the first, and every request
+	// for the session's own server. Only that second ask, for an initialize
+	// request admitted by the caps, creates a session; the first, and every request
 	// of an existing session, get a server with the same options and
 	// nothing else.
 	versions := sdk.NewServer(&sdk.Implementation{Name: s.cfg.Name, Version: s.cfg.Version}, s.serverOptions())
