@@ -35,7 +35,7 @@ func (ss *session) search(ctx context.Context, req *sdk.CallToolRequest) (*sdk.C
 	state.Tools = slices.Clone(state.Tools)
 	ss.mu.Unlock()
 	mreq := &model.Request{
-		Tools:     ss.inScope(cur),
+		Tools:     slices.Clone(ss.inScope(cur)),
 		Search:    model.SearchSettings{Mode: model.SearchPortable, ToolName: SearchToolName, Cap: budget},
 		Discovery: &state,
 	}
@@ -83,7 +83,7 @@ func (ss *session) call(ctx context.Context, wire string, req *sdk.CallToolReque
 	if req.Extra != nil && req.Extra.Header != nil {
 		// Each request is checked with its own credential: a session is
 		// not a credential.
-		if tier, ok = ss.s.tierOf(req.Extra.Header); !ok {
+		if tier, _, ok = ss.s.credentialOf(req.Extra.Header); !ok {
 			return failure(toolcall.NotPermitted("this request carries no valid credential.")), nil
 		}
 	}

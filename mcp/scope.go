@@ -44,24 +44,41 @@ type credential struct {
 	tier   tools.Exposure
 }
 
-// tierOf returns the tier of a request's bearer credential: the anonymous
-// tier without one, ok false for a credential nobody configured or a
-// missing one when there is no anonymous tier.
-func (s *Server) tierOf(h http.Header) (tools.Exposure, bool) {
+// credKey names the credential a client holds, for the per-credential
+// session cap: the index of a configured credential, anonymousCred for
+// none.
+type credKey int
+
+// anonymousCred is the credential key of clients that send none.
+const anonymousCred credKey = -1
+
+// String names the credential in errors without repeating it.
+func (k credKey) String() string {
+	if k == anonymousCred {
+		return "the anonymous tier (clients without a credential)"
+	}
+	return "this credential"
+}
+
+// credentialOf returns the tier and credential of a request's bearer
+// credential: the anonymous tier without one, ok false for a credential
+// nobody configured or a missing one when there is no anonymous tier.
+func (s *Server) credentialOf(h http.Header) (tools.Exposure, credKey, bool) {
 	auth := h.Get("Authorization")
 	if auth == "" {
-		return s.cfg.Anonymous, s.cfg.Anonymous != ""
+		return s.cfg.Anonymous, anonymousCred, s.cfg.Anonymous != ""
 	}
 	token, ok := strings.CutPrefix(auth, "Bearer ")
 	if !ok || token == "" {
-		return "", false
+		return "", 0, false
 	}
 	d := sha256.Sum256([]byte(token))
 	var tier tools.Exposure
-	for _, c := range s.creds {
+	key := anonymousCred
+	for i, c := range s.creds {
 		if subtle.ConstantTimeCompare(d[:], c.digest[:]) == 1 {
-			tier = c.tier
+			tier, key = c.tier, credKey(i)
 		}
 	}
-	return tier, tier != ""
+	return tier, key, tier != ""
 }

@@ -1,12 +1,10 @@
 package mcp
 
 import (
-	"context"
 	"encoding/json"
 	"slices"
 	"strings"
 	"sync"
-	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -20,59 +18,42 @@ import (
 type session struct {
 	s      *Server
 	tier   tools.Exposure
+	cred   credKey
 	server *sdk.Server
 
 	// refreshing serializes refreshes: each computes the listing from the
 	// catalog it read and applies it whole.
 	refreshing sync.Mutex
-	created    time.Time
 
 	mu sync.Mutex
 	// state is the session's discovery state, kept as the runtime keeps a
 	// conversation's: the tools its searches found and the searches spent
 	// since its last call that ran.
-	state     model.DiscoveryState
-	listed    map[string]*sdk.Tool // wire name → definition listed now
-	connected bool
-	closed    bool
+	state  model.DiscoveryState
+	listed map[string]listedTool // wire name → definition listed now
+	closed bool
 }
 
-// newSession starts a session of a client of tier.
-func (s *Server) newSession(tier tools.Exposure) *session {
-	ss := &session{s: s, tier: tier, listed: map[string]*sdk.Tool{}, created: time.Now()}
-	ss.server = sdk.NewServer(&sdk.Implementation{Name: s.cfg.Name, Version: s.cfg.Version}, s.serverOptions(func() {
-		ss.mu.Lock()
-		ss.connected = true
-		ss.mu.Unlock()
-	}))
+// newSession starts a session of a client of tier holding credential
+// cred, on a slot admit reserved for it.
+func (s *Server) newSession(tier tools.Exposure, cred credKey) *session {
+	ss := &session{s: s, tier: tier, cred: cred, listed: map[string]listedTool{}}
+	ss.server = sdk.NewServer(&sdk.Implementation{Name: s.cfg.Name, Version: s.cfg.Version}, s.serverOptions())
 	s.addExtras(ss.server)
 	ss.server.AddReceivingMiddleware(ss.unlisted)
 	s.mu.Lock()
-	for other := range s.sessions {
-		if other.gone() {
-			delete(s.sessions, other)
-		}
-	}
 	s.sessions[ss] = true
 	s.mu.Unlock()
 	ss.refresh()
 	return ss
 }
 
-// abandonAfter is how long a session whose client never finished
-// initializing is kept.
-const abandonAfter = time.Minute
-
-// serverOptions are the options of every SDK server s makes; initialized,
-// when set, hears that the client finished its handshake.
-func (s *Server) serverOptions(initialized func()) *sdk.ServerOptions {
+// serverOptions are the options of every SDK server s makes.
+func (s *Server) serverOptions() *sdk.ServerOptions {
 	opts := &sdk.ServerOptions{
-		Logger: sdkLogger(s.log),
+		Logger: s.sdkLog,
 		// Tools, with list_changed, even before any is listed.
 		Capabilities: &sdk.ServerCapabilities{Tools: &sdk.ToolCapabilities{ListChanged: true}},
-	}
-	if initialized != nil {
-		opts.InitializedHandler = func(context.Context, *sdk.InitializedRequest) { initialized() }
 	}
 	if v := s.cfg.ProtocolVersion; v != "" {
 		opts.SupportedProtocolVersions = []string{v}
@@ -80,19 +61,21 @@ func (s *Server) serverOptions(initialized func()) *sdk.ServerOptions {
 	return opts
 }
 
-// gone reports whether the session's client has left, or never finished
-// connecting.
-func (ss *session) gone() bool {
-	ss.mu.Lock()
-	connected := ss.connected
-	ss.mu.Unlock()
-	if !connected && time.Since(ss.created) < abandonAfter {
-		return false
+// watch drops the session once its SDK connection closes (the client's
+// DELETE, the idle timeout, a failed handshake), or at once when it has
+// none left.
+func (ss *session) watch() {
+	conns := slices.Collect(ss.server.Sessions())
+	if len(conns) == 0 {
+		ss.s.drop(ss)
+		return
 	}
-	for range ss.server.Sessions() {
-		return false
-	}
-	return true
+	go func() {
+		for _, c := range conns {
+			_ = c.Wait()
+		}
+		ss.s.drop(ss)
+	}()
 }
 
 // close closes the session's connections.
@@ -114,7 +97,7 @@ func (ss *session) visible(cur *served) (defs []model.ToolDefinition, searchable
 	ss.mu.Lock()
 	discovered := slices.Clone(ss.state.Tools)
 	ss.mu.Unlock()
-	for _, d := range ss.inScope(cur) {
+	for _, d := range ss.s.listingOf(cur, ss.tier).defs {
 		if d.Deferred && !slices.Contains(discovered, d.Ident) {
 			searchable = true
 			continue
@@ -125,23 +108,61 @@ func (ss *session) visible(cur *served) (defs []model.ToolDefinition, searchable
 }
 
 // inScope returns the catalog's definitions the session's tier may get,
-// without the confirmation-gated tools the operator did not approve.
+// without the confirmation-gated tools the operator did not approve. The
+// slice is shared by every session of the tier: callers do not modify it.
 func (ss *session) inScope(cur *served) []model.ToolDefinition {
-	var out []model.ToolDefinition
-	for _, d := range cur.defs {
-		t := cur.tools[d.Ident]
-		if !ss.s.cfg.allows(ss.tier, t.Spec) || ss.s.gated(t.Spec) {
-			continue
-		}
-		out = append(out, d)
-	}
-	return out
+	return ss.s.listingOf(cur, ss.tier).defs
 }
 
 // gated reports whether spec needs a confirmation the operator did not
 // approve.
 func (s *Server) gated(spec tools.ToolSpec) bool {
 	return spec.Confirmation != nil && !slices.Contains(s.cfg.Approved, spec.Name)
+}
+
+// listedTool is a tool definition as sessions list it, and its rendering,
+// which tells whether two definitions list the same.
+type listedTool struct {
+	tool *sdk.Tool
+	key  string
+}
+
+func newListedTool(t *sdk.Tool) listedTool {
+	b, _ := json.Marshal(t)
+	return listedTool{tool: t, key: string(b)}
+}
+
+// searchListed is the search tool's definition, rendered once.
+var searchListed = newListedTool(searchTool())
+
+// listing is what one tier may get of one catalog version: shared by the
+// tier's sessions, built once per (tier, version) however many sessions
+// there are.
+type listing struct {
+	defs []model.ToolDefinition
+}
+
+// listingOf returns tier's listing of cur, building it on first use.
+func (s *Server) listingOf(cur *served, tier tools.Exposure) *listing {
+	cur.mu.Lock()
+	defer cur.mu.Unlock()
+	if l := cur.listings[tier]; l != nil {
+		return l
+	}
+	l := &listing{}
+	for _, d := range cur.defs {
+		t := cur.tools[d.Ident]
+		if !s.cfg.allows(tier, t.Spec) || s.gated(t.Spec) {
+			continue
+		}
+		l.defs = append(l.defs, d)
+	}
+	if cur.listings == nil {
+		cur.listings = map[tools.Exposure]*listing{}
+	}
+	cur.listings[tier] = l
+	s.listingBuilds.Add(1)
+	return l
 }
 
 // refresh makes the session's listing what it may call now; the SDK tells
@@ -157,24 +178,24 @@ func (ss *session) refresh() {
 	ss.mu.Unlock()
 	cur := ss.s.snapshot()
 	defs, searchable := ss.visible(cur)
-	want := map[string]*sdk.Tool{}
+	want := make(map[string]listedTool, len(defs)+1)
 	for _, d := range defs {
-		want[d.Name] = sdkTool(d, cur.tools[d.Ident].Spec)
+		want[d.Name] = cur.listed[d.Name]
 	}
 	if searchable {
-		want[SearchToolName] = searchTool()
+		want[SearchToolName] = searchListed
 	}
 	ss.mu.Lock()
 	var removed []string
 	for name := range ss.listed {
-		if want[name] == nil {
+		if _, ok := want[name]; !ok {
 			removed = append(removed, name)
 		}
 	}
 	var added []*sdk.Tool
 	for name, t := range want {
-		if old := ss.listed[name]; old == nil || !sameTool(old, t) {
-			added = append(added, t)
+		if old, ok := ss.listed[name]; !ok || old.key != t.key {
+			added = append(added, t.tool)
 		}
 	}
 	ss.listed = want
@@ -216,13 +237,6 @@ func isObjectSchema(schema json.RawMessage) bool {
 		Type any `json:"type"`
 	}
 	return len(schema) > 0 && json.Unmarshal(schema, &s) == nil && s.Type == "object"
-}
-
-// sameTool reports whether two definitions list the same.
-func sameTool(a, b *sdk.Tool) bool {
-	ja, _ := json.Marshal(a)
-	jb, _ := json.Marshal(b)
-	return string(ja) == string(jb)
 }
 
 // searchTool is the search tool's definition.

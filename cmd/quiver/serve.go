@@ -27,10 +27,6 @@ import (
 // defaultServeAddr is where quiver serve listens for MCP clients.
 const defaultServeAddr = "127.0.0.1:7400"
 
-// serveSessionTimeout closes the MCP sessions of quiver serve idle that
-// long: a client that left without closing its session frees it then.
-const serveSessionTimeout = 30 * time.Minute
-
 // quickServeOptions are the flags of quiver serve.
 type quickServeOptions struct {
 	addr      string
@@ -44,13 +40,69 @@ type quickServeOptions struct {
 	approve []string
 	// callsPerClient is --max-calls-per-client (0: no limit).
 	callsPerClient int
+	sessions       sessionFlags
+}
+
+// sessionFlags bound the MCP endpoint's sessions and request bodies; 0
+// means no bound.
+type sessionFlags struct {
+	idle          time.Duration
+	max, perKey   int
+	bodyTimeout   time.Duration
+	readingBodies int
+}
+
+func (f *sessionFlags) addFlags(cmd *cobra.Command) {
+	fl := cmd.Flags()
+	fl.DurationVar(&f.idle, "session-timeout", mcp.DefaultSessionTimeout, "drop an MCP session that sent no request for this long, freeing it (0: never)")
+	fl.IntVar(&f.max, "max-sessions", mcp.DefaultMaxSessions, "MCP sessions held at once; one more is refused with 503 (0: no bound)")
+	fl.IntVar(&f.perKey, "max-sessions-per-key", mcp.DefaultMaxSessionsPerCredential, "MCP sessions one credential holds at once (clients without one count as one); one more is refused with 429 (0: no bound)")
+	fl.DurationVar(&f.bodyTimeout, "body-timeout", mcp.DefaultBodyTimeout, "how long a request's body may take to arrive; 408 after it (0: no bound)")
+	fl.IntVar(&f.readingBodies, "max-reading-bodies", mcp.DefaultMaxReadingBodies, "request bodies read at once; one more is answered 429 (0: no bound)")
+}
+
+// check refuses negative bounds.
+func (f *sessionFlags) check() error {
+	for _, c := range []struct {
+		name string
+		neg  bool
+	}{
+		{"--session-timeout", f.idle < 0}, {"--max-sessions", f.max < 0}, {"--max-sessions-per-key", f.perKey < 0},
+		{"--body-timeout", f.bodyTimeout < 0}, {"--max-reading-bodies", f.readingBodies < 0},
+	} {
+		if c.neg {
+			return usagef("%s is negative: pass a positive value, or 0 for no bound", c.name)
+		}
+	}
+	return nil
+}
+
+// apply sets cfg's bounds: a flag's 0 is the Config's "none" (negative).
+func (f *sessionFlags) apply(cfg *mcp.Config) {
+	none := func(v int) int {
+		if v == 0 {
+			return -1
+		}
+		return v
+	}
+	noneD := func(v time.Duration) time.Duration {
+		if v == 0 {
+			return -1
+		}
+		return v
+	}
+	cfg.SessionTimeout = noneD(f.idle)
+	cfg.MaxSessions = none(f.max)
+	cfg.MaxSessionsPerCredential = none(f.perKey)
+	cfg.BodyTimeout = noneD(f.bodyTimeout)
+	cfg.MaxReadingBodies = none(f.readingBodies)
 }
 
 // newServeCommand returns quiver serve.
 func newServeCommand() *cobra.Command {
 	var opts quickServeOptions
 	cmd := &cobra.Command{
-		Use:   "serve [--addr HOST:PORT] [--data DIR] [--keys FILE] [--tls-cert FILE --tls-key FILE | --insecure-http] [--expose-all] [--approve TOOL]... [--max-calls-per-client N] [--stdio]",
+		Use:   "serve [--addr HOST:PORT] [--data DIR] [--keys FILE] [--tls-cert FILE --tls-key FILE | --insecure-http] [--expose-all] [--approve TOOL]... [--max-calls-per-client N] [--stdio] [--session-timeout D] [--max-sessions N] [--max-sessions-per-key N] [--body-timeout D] [--max-reading-bodies N]",
 		Short: "Serve the example toolsets to MCP clients, through a registry",
 		Long: `Start a tool registry (its embedded store in the data folder --data DIR,
 created if missing, 0700; a folder every user may write to is refused),
@@ -86,6 +138,13 @@ every start: the admin and provider keys are written, readable by you only,
 to registry-admin.key and registry-provider.key in the data folder (the
 banner names them; the keys themselves are never printed).
 
+The endpoint bounds what clients hold: an MCP session that sends no request
+for --session-timeout (5m) is dropped (its client gets 404 and starts a new
+one); at most --max-sessions (1024) sessions at once, --max-sessions-per-key
+(256) per credential, a further one refused with 503 or 429 saying which
+bound and how to raise it; a request's body must arrive within
+--body-timeout (30s), at most --max-reading-bodies (64) read at once.
+
 --stdio serves one client over standard input and output instead (the
 banner goes to standard error), as Claude Desktop starts a local server.
 SIGINT (Ctrl-C) or SIGTERM stops it.`,
@@ -108,6 +167,7 @@ SIGINT (Ctrl-C) or SIGTERM stops it.`,
 	f.StringArrayVar(&opts.approve, "approve", nil, "serve the confirmation-gated `TOOL` (toolset.tool) anyway; repeatable")
 	f.IntVar(&opts.callsPerClient, "max-calls-per-client", defaultCallsPerClient, "calls one MCP client may have open at once; 0: no limit")
 	opts.tls.addFlags(cmd)
+	opts.sessions.addFlags(cmd)
 	return cmd
 }
 
@@ -127,6 +187,9 @@ func (o *quickServeOptions) check() error {
 	}
 	if o.callsPerClient < 0 {
 		return usagef("--max-calls-per-client %d is negative: give the calls one client may have open, or 0 for no limit", o.callsPerClient)
+	}
+	if err := o.sessions.check(); err != nil {
+		return err
 	}
 	if o.stdio {
 		return nil
@@ -174,8 +237,8 @@ func runQuickServe(ctx context.Context, stdin io.Reader, stdout, stderr io.Write
 	}
 	defer pub.stop()
 
-	cfg := mcp.Config{Name: "quiver", Version: version(), Source: mcp.Registry(reg.consumer), Credentials: creds, ExposeAll: opts.exposeAll, Logger: log,
-		SessionTimeout: serveSessionTimeout}
+	cfg := mcp.Config{Name: "quiver", Version: version(), Source: mcp.Registry(reg.consumer), Credentials: creds, ExposeAll: opts.exposeAll, Logger: log}
+	opts.sessions.apply(&cfg)
 	if len(creds) == 0 {
 		cfg.Anonymous = tools.ExposureFull
 	}
@@ -183,7 +246,7 @@ func runQuickServe(ctx context.Context, stdin io.Reader, stdout, stderr io.Write
 		cfg.Anonymous = anonymousStdioTier(creds)
 	}
 	cfg.Approved = keys.approved()
-	limitHandler := newClientLimits(opts.callsPerClient, len(creds) > 0).limit(&cfg)
+	limitHandler := newClientLimits(opts.callsPerClient, len(creds) > 0, opts.sessions.idle).limit(&cfg)
 	ms, err := mcp.New(cfg)
 	if err != nil {
 		return err

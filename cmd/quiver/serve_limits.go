@@ -33,6 +33,8 @@ const abandonedCallWait = 2 * time.Minute
 type clientLimits struct {
 	max  int // <= 0: no limit
 	keys bool
+	// idle is how long a session's binding outlives its last request.
+	idle time.Duration
 
 	mu       sync.Mutex
 	open     map[string]int
@@ -45,8 +47,13 @@ type boundSession struct {
 	seen   time.Time
 }
 
-func newClientLimits(max int, keyed bool) *clientLimits {
-	return &clientLimits{max: max, keys: keyed, open: map[string]int{}, sessions: map[string]*boundSession{}}
+func newClientLimits(max int, keyed bool, idle time.Duration) *clientLimits {
+	if idle <= 0 {
+		// Sessions that never idle out are still forgotten after a long
+		// silence: the map must not grow without bound.
+		idle = 30 * time.Minute
+	}
+	return &clientLimits{max: max, keys: keyed, idle: idle, open: map[string]int{}, sessions: map[string]*boundSession{}}
 }
 
 // limit applies the limits to cfg's source (its executors wrapped) and
@@ -76,14 +83,14 @@ func (l *clientLimits) handler(next http.Handler) http.Handler {
 }
 
 // bind records session id's client unless it has one; it prunes sessions
-// idle longer than quiver serve keeps them.
+// idle longer than quiver serve keeps them (--session-timeout).
 func (l *clientLimits) bind(id, client string) {
 	now := time.Now()
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if now.Sub(l.pruned) > time.Minute {
 		for sid, s := range l.sessions {
-			if now.Sub(s.seen) > serveSessionTimeout {
+			if now.Sub(s.seen) > l.idle {
 				delete(l.sessions, sid)
 			}
 		}

@@ -59,7 +59,7 @@ func limitedMCP(t *testing.T, gate *registrytest.Gate, creds map[string]tools.Ex
 	if len(creds) == 0 {
 		cfg.Anonymous = tools.ExposureFull
 	}
-	wrap := newClientLimits(2, len(creds) > 0).limit(&cfg)
+	wrap := newClientLimits(2, len(creds) > 0, 0).limit(&cfg)
 	ms, err := mcp.New(cfg)
 	if err != nil {
 		t.Fatal(err)
