@@ -12,7 +12,6 @@ import (
 	"maps"
 	"net"
 	"net/http"
-	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -139,9 +138,8 @@ type Server struct {
 	// notifications it could not deliver, logged as one line per burst.
 	sdkLog      *slog.Logger
 	undelivered *undelivered
-	// reading holds a token per HTTP request body being read (nil: no
-	// bound).
-	reading chan struct{}
+	// reading bounds the HTTP request bodies read at once.
+	reading *httpguard.BodySlots
 	// listingBuilds counts the listings built, one per (tier, version);
 	// changes the catalog versions applied to every session.
 	listingBuilds atomic.Int64
@@ -220,9 +218,7 @@ func New(cfg Config) (*Server, error) {
 	setDefault(&s.cfg.MaxSessionsPerCredential, DefaultMaxSessionsPerCredential)
 	setDefault(&s.cfg.BodyTimeout, DefaultBodyTimeout)
 	setDefault(&s.cfg.MaxReadingBodies, DefaultMaxReadingBodies)
-	if s.cfg.MaxReadingBodies > 0 {
-		s.reading = make(chan struct{}, s.cfg.MaxReadingBodies)
-	}
+	s.reading = httpguard.NewBodySlots(s.cfg.MaxReadingBodies)
 	s.log = cfg.Logger
 	if s.log == nil {
 		s.log = slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -515,30 +511,18 @@ func isInitialize(body []byte) bool {
 // slot of MaxReadingBodies is free.
 func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, int, error) {
 	limit := s.cfg.MaxRequestBytes
-	tooLarge := fmt.Errorf("the request body exceeds %d bytes, the endpoint's limit (Config.MaxRequestBytes): send a smaller one", limit)
-	if r.ContentLength > limit {
-		return nil, http.StatusRequestEntityTooLarge, tooLarge
-	}
-	if s.reading != nil {
-		select {
-		case s.reading <- struct{}{}:
-			defer func() { <-s.reading }()
-		default:
-			return nil, http.StatusTooManyRequests, fmt.Errorf("the server is reading %d request bodies already, its bound (Config.MaxReadingBodies, quiver serve --max-reading-bodies): retry in a second", cap(s.reading))
-		}
-	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
-	var mbe *http.MaxBytesError
-	switch {
-	case err == nil:
+	body, problem, err := s.reading.ReadBody(w, r, limit)
+	switch problem {
+	case 0:
 		return body, 0, nil
-	case errors.As(err, &mbe):
-		return nil, http.StatusRequestEntityTooLarge, tooLarge
-	case errors.Is(err, os.ErrDeadlineExceeded):
-		return nil, http.StatusRequestTimeout, fmt.Errorf("the request body did not arrive within %s (Config.BodyTimeout, quiver serve --body-timeout): send it at once", s.cfg.BodyTimeout)
-	default:
-		return nil, http.StatusBadRequest, fmt.Errorf("reading the request body: %w", err)
+	case httpguard.BodyTooLarge:
+		return nil, problem.Status(), fmt.Errorf("the request body exceeds %d bytes, the endpoint's limit (Config.MaxRequestBytes): send a smaller one", limit)
+	case httpguard.BodyBusy:
+		return nil, problem.Status(), fmt.Errorf("the server is reading %d request bodies already, its bound (Config.MaxReadingBodies, quiver serve --max-reading-bodies): retry in a second", s.reading.Cap())
+	case httpguard.BodySlow:
+		return nil, problem.Status(), fmt.Errorf("the request body did not arrive within %s (Config.BodyTimeout, quiver serve --body-timeout): send it at once", s.cfg.BodyTimeout)
 	}
+	return nil, problem.Status(), fmt.Errorf("reading the request body: %w", err)
 }
 
 // refuse answers a request the endpoint stops. A refused request whose

@@ -8,7 +8,6 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-	"os"
 	"strings"
 	"time"
 
@@ -134,27 +133,18 @@ func (s *Service) limitOf(b bodyLimit) int64 {
 // readBody reads a request's body whole, under limit, while a slot of
 // MaxReadingBodies is free.
 func (s *Service) readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, int, error) {
-	if r.ContentLength > limit {
-		return nil, http.StatusRequestEntityTooLarge, gen.MakePayloadTooLarge(errors.New(tooLargeMessage(limit)))
-	}
-	select {
-	case s.reading <- struct{}{}:
-		defer func() { <-s.reading }()
-	default:
-		return nil, http.StatusTooManyRequests, gen.MakeOverloaded(fmt.Errorf("the registry is reading %d request bodies already: retry in a second (with the same call id, for a call)", cap(s.reading)))
-	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
-	var mbe *http.MaxBytesError
-	switch {
-	case err == nil:
+	body, problem, err := s.reading.ReadBody(w, r, limit)
+	switch problem {
+	case 0:
 		return body, 0, nil
-	case errors.As(err, &mbe):
-		return nil, http.StatusRequestEntityTooLarge, gen.MakePayloadTooLarge(errors.New(tooLargeMessage(limit)))
-	case errors.Is(err, os.ErrDeadlineExceeded):
-		return nil, http.StatusRequestTimeout, gen.MakeBadRequest(fmt.Errorf("the request body did not arrive within %s: send it at once", s.cfg.BodyTimeout))
-	default:
-		return nil, http.StatusBadRequest, gen.MakeBadRequest(fmt.Errorf("reading the request body: %w", err))
+	case httpguard.BodyTooLarge:
+		return nil, problem.Status(), gen.MakePayloadTooLarge(errors.New(tooLargeMessage(limit)))
+	case httpguard.BodyBusy:
+		return nil, problem.Status(), gen.MakeOverloaded(fmt.Errorf("the registry is reading %d request bodies already: retry in a second (with the same call id, for a call)", s.reading.Cap()))
+	case httpguard.BodySlow:
+		return nil, problem.Status(), gen.MakeBadRequest(fmt.Errorf("the request body did not arrive within %s: send it at once", s.cfg.BodyTimeout))
 	}
+	return nil, problem.Status(), gen.MakeBadRequest(fmt.Errorf("reading the request body: %w", err))
 }
 
 // pathParams unescapes a route's path parameters and checks each: call ids

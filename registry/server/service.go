@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 
 	"github.com/quiver-go/quiver/discovery"
+	"github.com/quiver-go/quiver/internal/httpguard"
 	gen "github.com/quiver-go/quiver/registry/gen/registry"
 	"github.com/quiver-go/quiver/registry/store"
 )
@@ -40,8 +41,8 @@ type Service struct {
 	// closing is closed by Close; loops counts the running loops.
 	closing chan struct{}
 	loops   sync.WaitGroup
-	// reading holds a token per request body being read (MaxReadingBodies).
-	reading chan struct{}
+	// reading bounds the request bodies read at once (MaxReadingBodies).
+	reading *httpguard.BodySlots
 	ready   atomic.Bool
 }
 
@@ -70,7 +71,7 @@ func New(ctx context.Context, cfg Config) (*Service, error) {
 		changed:  make(chan struct{}),
 		announce: make(chan Event, 1024),
 		closing:  make(chan struct{}),
-		reading:  make(chan struct{}, cfg.MaxReadingBodies),
+		reading:  httpguard.NewBodySlots(cfg.MaxReadingBodies),
 	}
 	if s.bus == nil {
 		s.bus = NewLocalBus()
