@@ -151,6 +151,13 @@ func TestReadBackAfterALostWriteDoesNotDeliverACallTwice(t *testing.T) {
 	}, exec)
 	a, bc := client(t, nodeA.URL), client(t, nodeB.URL)
 	ts := registrytest.WaitProviders(t, a, "echo", 1)
+	// The lease being listed does not mean B holds the provider's stream
+	// yet; until it does, B accepts a call without publishing it in the
+	// same write, and the cut below would not apply. A call run through B
+	// proves the stream is there.
+	if out, err := registrytest.Call(bc, "echo", "echo", ts.Token, "warm-up", `{"text":"w"}`, 10*time.Second); err != nil || out.Outcome != "ok" {
+		t.Fatalf("warm-up call through B: %+v %v", out, err)
+	}
 	direct := b.readStore(t, "")
 	cat, err := direct.Catalog(context.Background())
 	if err != nil || len(cat.Leases) != 1 {
@@ -179,7 +186,7 @@ func TestReadBackAfterALostWriteDoesNotDeliverACallTwice(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 	defer cancel()
 	wait := fire(ctx, a, ts.Token, []string{"victim"}, "slow", payload, timeout)
-	waitLines(t, logPath, 1, 5*time.Second)
+	waitLines(t, logPath, 2, 5*time.Second) // the warm-up, then victim
 	proxy.setActive(readBack, false)
 	gateOpened := time.Now()
 	res := wait()[0]
