@@ -219,9 +219,9 @@ func callThroughRuntime(t *testing.T, specs []tools.ToolSpec, exec toolcall.Exec
 }
 
 // runtimeAnswer runs an agent, set up by setup on a new runtime, whose
-// scripted model calls tool with args once, and returns the tool result
-// the model read.
-func runtimeAnswer(t *testing.T, setup func(*runtime.Runtime) runtime.AgentRegistration, tool, args string) (json.RawMessage, bool) {
+// scripted model calls tool with args once, with the run options opts,
+// and returns the tool result the model read.
+func runtimeAnswer(t *testing.T, setup func(*runtime.Runtime) runtime.AgentRegistration, tool, args string, opts ...runtime.RunOption) (json.RawMessage, bool) {
 	t.Helper()
 	rt, err := runtime.New(runtime.WithModel(model.ModelClassDefault, scripted.New(
 		scripted.Call(tool, args),
@@ -236,7 +236,7 @@ func runtimeAnswer(t *testing.T, setup func(*runtime.Runtime) runtime.AgentRegis
 	if err := rt.RegisterAgent(agent); err != nil {
 		t.Fatal(err)
 	}
-	out, err := rt.Run(context.Background(), "parity-agent", runtime.RunInput{Messages: []model.Message{model.UserMessage("Go.")}})
+	out, err := rt.Run(context.Background(), "parity-agent", runtime.RunInput{Messages: []model.Message{model.UserMessage("Go.")}}, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}

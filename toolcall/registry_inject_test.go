@@ -8,9 +8,6 @@ import (
 
 	"github.com/quiver-go/quiver/internal/registrytest"
 	"github.com/quiver-go/quiver/mcp"
-	"github.com/quiver-go/quiver/model"
-	"github.com/quiver-go/quiver/model/scripted"
-	"github.com/quiver-go/quiver/planner"
 	"github.com/quiver-go/quiver/registry"
 	"github.com/quiver-go/quiver/runtime"
 	"github.com/quiver-go/quiver/toolcall"
@@ -72,12 +69,12 @@ func TestRegistryToolWithInjectedFields(t *testing.T) {
 	labels := map[string]string{"tenant_id": "t-acme"}
 
 	viaRuntime := func(args string) (json.RawMessage, bool) {
-		return labeledRuntimeAnswer(t, labels, func(rt *runtime.Runtime) runtime.AgentRegistration {
+		return runtimeAnswer(t, func(rt *runtime.Runtime) runtime.AgentRegistration {
 			if err := rt.RegisterRegistry("corp", reg.Client(t, "")); err != nil {
 				t.Fatal(err)
 			}
 			return runtime.AgentRegistration{Registries: []runtime.RegistryUse{{Registry: "corp", Toolset: "tenant"}}}
-		}, "lookup", args)
+		}, "lookup", args, runtime.WithLabels(labels))
 	}
 	viaMCP := func(args string) (json.RawMessage, bool) {
 		s, err := mcp.New(mcp.Config{Source: mcp.Registry(reg.Client(t, "")), ExposeAll: true, Labels: labels,
@@ -130,35 +127,4 @@ func TestRegistryToolWithInjectedFields(t *testing.T) {
 			}
 		})
 	}
-}
-
-// labeledRuntimeAnswer is runtimeAnswer for a run with labels.
-func labeledRuntimeAnswer(t *testing.T, labels map[string]string, setup func(*runtime.Runtime) runtime.AgentRegistration, tool, args string) (json.RawMessage, bool) {
-	t.Helper()
-	rt, err := runtime.New(runtime.WithModel(model.ModelClassDefault, scripted.New(
-		scripted.Call(tool, args),
-		scripted.Reply("done"),
-	)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = rt.Close() })
-	agent := setup(rt)
-	agent.Name, agent.Planner = "inject-agent", planner.NewStandard()
-	if err := rt.RegisterAgent(agent); err != nil {
-		t.Fatal(err)
-	}
-	out, err := rt.Run(context.Background(), "inject-agent", runtime.RunInput{Messages: []model.Message{model.UserMessage("Go.")}}, runtime.WithLabels(labels))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, m := range out.Messages {
-		for _, p := range m.Parts {
-			if p.Kind == model.PartToolResult && p.ToolResult != nil && p.ToolResult.Name == tool {
-				return p.ToolResult.Content, p.ToolResult.IsError
-			}
-		}
-	}
-	t.Fatalf("the run has no result of %s: %+v", tool, out.Messages)
-	return nil, false
 }
