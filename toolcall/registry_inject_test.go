@@ -12,25 +12,7 @@ import (
 	"github.com/quiver-go/quiver/runtime"
 	"github.com/quiver-go/quiver/toolcall"
 	"github.com/quiver-go/quiver/tools"
-	"github.com/quiver-go/quiver/tools/contract"
 )
-
-// tenantDeclaration is a toolset whose one tool has two injected fields:
-// tenant_id from a run label (its schema has a pattern) and session_id
-// from the call's meta.
-func tenantDeclaration() contract.ToolsetDeclaration {
-	return contract.ToolsetDeclaration{
-		Name: "tenant",
-		Tools: []contract.ToolDeclaration{{
-			Name: "lookup", Title: "Look up", Description: "Look a record up in the caller's tenant.",
-			InputSchema: json.RawMessage(`{"type":"object","properties":{"q":{"type":"string"},` +
-				`"tenant_id":{"type":"string","pattern":"^t-[a-z]+$"},"session_id":{"type":"string"}},` +
-				`"required":["q","tenant_id"],"additionalProperties":false}`),
-			OutputSchema: json.RawMessage(`{"type":"object","properties":{"q":{"type":"string"},"tenant":{"type":"string"},"payload":{"type":"string"}},"required":["q","tenant","payload"],"additionalProperties":false}`),
-			Inject:       []string{"tenant_id", "session_id"},
-		}},
-	}
-}
 
 // tenantExecutor answers with what it decoded, injected fields included,
 // and the call's Payload as the executor sees it.
@@ -64,7 +46,7 @@ func TestRegistryToolWithInjectedFields(t *testing.T) {
 	exec := tenantExecutor()
 	reg := registrytest.Start(t, registrytest.Options{})
 	client := reg.Client(t, "")
-	registrytest.Serve(t, client, registry.Registration{Toolset: tenantDeclaration(), Revision: "r1"}, exec)
+	registrytest.Serve(t, client, registry.Registration{Toolset: registrytest.Tenant(), Revision: "r1"}, exec)
 	registrytest.WaitProviders(t, client, "tenant", 1)
 	labels := map[string]string{"tenant_id": "t-acme"}
 

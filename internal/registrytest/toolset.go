@@ -31,3 +31,21 @@ func Echo(name string) contract.ToolsetDeclaration {
 		},
 	}
 }
+
+// Tenant is a toolset declaration whose one tool, "lookup", has two
+// injected fields: tenant_id from a run label (its schema has a pattern)
+// and session_id from the call's meta. Its result echoes the query, the
+// tenant and the payload the executor saw.
+func Tenant() contract.ToolsetDeclaration {
+	return contract.ToolsetDeclaration{
+		Name: "tenant",
+		Tools: []contract.ToolDeclaration{{
+			Name: "lookup", Title: "Look up", Description: "Look a record up in the caller's tenant.",
+			InputSchema: json.RawMessage(`{"type":"object","properties":{"q":{"type":"string"},` +
+				`"tenant_id":{"type":"string","pattern":"^t-[a-z]+$"},"session_id":{"type":"string"}},` +
+				`"required":["q","tenant_id"],"additionalProperties":false}`),
+			OutputSchema: json.RawMessage(`{"type":"object","properties":{"q":{"type":"string"},"tenant":{"type":"string"},"payload":{"type":"string"}},"required":["q","tenant","payload"],"additionalProperties":false}`),
+			Inject:       []string{"tenant_id", "session_id"},
+		}},
+	}
+}

@@ -11,23 +11,7 @@ import (
 	"github.com/quiver-go/quiver/registry"
 	gen "github.com/quiver-go/quiver/registry/gen/registry"
 	"github.com/quiver-go/quiver/registry/server"
-	"github.com/quiver-go/quiver/tools/contract"
 )
-
-// tenantToolset declares one tool with a label-backed injected field whose
-// schema has a pattern (tenant_id) and a meta-backed one (session_id).
-func tenantToolset() contract.ToolsetDeclaration {
-	return contract.ToolsetDeclaration{
-		Name: "tenant",
-		Tools: []contract.ToolDeclaration{{
-			Name: "lookup", Title: "Look up", Description: "Look a record up in the caller's tenant.",
-			InputSchema: json.RawMessage(`{"type":"object","properties":{"q":{"type":"string"},` +
-				`"tenant_id":{"type":"string","pattern":"^t-[a-z]+$"},"session_id":{"type":"string"}},` +
-				`"required":["q","tenant_id"],"additionalProperties":false}`),
-			Inject: []string{"tenant_id", "session_id"},
-		}},
-	}
-}
 
 // callInjected calls tenant.lookup with payload and injected (raw JSON;
 // "" sends no injected member).
@@ -45,7 +29,7 @@ func callInjected(c *registry.Client, token, id, payload, injected string) (*gen
 func TestInjectedValuesReachTheProvider(t *testing.T) {
 	r := registrytest.Start(t, registrytest.Options{LeaseTTL: time.Minute})
 	c := r.Client(t, "")
-	p := registrytest.Register(t, c, tenantToolset(), "r1", 1, true)
+	p := registrytest.Register(t, c, registrytest.Tenant(), "r1", 1, true)
 	const injected = `{"session_id":"s-1","tenant_id":"t-acme"}`
 	done := make(chan answer, 1)
 	go func() {
@@ -88,7 +72,7 @@ func TestInjectedFieldsRefused(t *testing.T) {
 	}
 	r := registrytest.Start(t, registrytest.Options{LeaseTTL: time.Minute, Keys: keys})
 	provider, c := r.Client(t, "provider-key-0123456789"), r.Client(t, "consumer-key-0123456789")
-	p := registrytest.Register(t, provider, tenantToolset(), "r1", 1, true)
+	p := registrytest.Register(t, provider, registrytest.Tenant(), "r1", 1, true)
 	echo := registrytest.Register(t, provider, registrytest.Echo("echo"), "r1", 1, true)
 	const ok = `{"session_id":"s-1","tenant_id":"t-acme"}`
 	for _, tc := range []struct {
