@@ -174,19 +174,28 @@ func (o *olderNode) seen() (posts []string, refused int) {
 	return append([]string(nil), o.posts...), o.refused
 }
 
-// A provider whose lease lists no failure_kind (an older node) posts the
-// error alone: the older node records the outcome and the consumer reads
-// the message, without a kind.
-func TestServeToAnOlderNodePostsNoFailureKind(t *testing.T) {
+// serveThroughOlderNode starts a registry and, in front of it, an older
+// node (startOlderNode: its leases list the features when listFeatures),
+// and serves failingEcho's provider through that node; it returns the
+// node, a consumer of the registry and echo's resolution.
+func serveThroughOlderNode(t *testing.T, listFeatures bool) (*olderNode, *registry.Client, *gen.ResolvedToolset) {
+	t.Helper()
 	r := registrytest.Start(t, registrytest.Options{})
-	older := startOlderNode(t, r.URL, false)
+	older := startOlderNode(t, r.URL, listFeatures)
 	pc, err := registry.NewClient(older.URL)
 	if err != nil {
 		t.Fatal(err)
 	}
 	registrytest.Serve(t, pc, registry.Registration{Toolset: registrytest.Echo("echo"), Revision: "r1"}, failingEcho())
 	c := r.Client(t, "")
-	ts := registrytest.WaitProviders(t, c, "echo", 1)
+	return older, c, registrytest.WaitProviders(t, c, "echo", 1)
+}
+
+// A provider whose lease lists no failure_kind (an older node) posts the
+// error alone: the older node records the outcome and the consumer reads
+// the message, without a kind.
+func TestServeToAnOlderNodePostsNoFailureKind(t *testing.T) {
+	older, c, ts := serveThroughOlderNode(t, false)
 
 	wantFailure(t, "a kinded failure through an older node", callEcho(t, c, ts.Token, "kinded-old", "kinded"),
 		"No city named Atlantis.", "", "")
@@ -200,15 +209,7 @@ func TestServeToAnOlderNodePostsNoFailureKind(t *testing.T) {
 // node that refuses the fields: a post refused so is posted again without
 // them, and the outcome is recorded.
 func TestServePostsAgainWithoutTheKindWhenANodeRefusesIt(t *testing.T) {
-	r := registrytest.Start(t, registrytest.Options{})
-	older := startOlderNode(t, r.URL, true)
-	pc, err := registry.NewClient(older.URL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	registrytest.Serve(t, pc, registry.Registration{Toolset: registrytest.Echo("echo"), Revision: "r1"}, failingEcho())
-	c := r.Client(t, "")
-	ts := registrytest.WaitProviders(t, c, "echo", 1)
+	older, c, ts := serveThroughOlderNode(t, true)
 
 	wantFailure(t, "a kinded failure refused, then posted without its kind", callEcho(t, c, ts.Token, "kinded-mixed", "kinded"),
 		"No city named Atlantis.", "", "")
