@@ -18,8 +18,8 @@
 // Migration: Serve took a registry.Executor of registry.Call values and a
 // raw JSON result; it takes a toolcall.Executor (runtime.ToolExecutor):
 // call.ID is call.Meta.ToolCallID, call.RunID call.Meta.RunID, call.Tool
-// call.Ident.Tool(), and the result is a *toolcall.Result. The
-// FailureKinded hook is a *toolcall.Failure (toolcall.Fail).
+// call.Ident.Tool(), and the result is a *toolcall.Result; a failure of a
+// kind of its own is a *toolcall.Failure (toolcall.Fail).
 // runtime.CallRegistry is CallTool.
 //
 // Invariants:
