@@ -106,13 +106,18 @@ func (s *Service) CallResolvedTool(ctx context.Context, p *gen.CallResolvedToolP
 	// write that accepts it; otherwise the call waits on the bus, whose
 	// queue is bounded.
 	leaseID, reserved := s.router.reserve(p.Token, id)
+	admitted := func() {}
 	if !reserved {
-		switch n, err := s.queued.waiting(ctx, s.bus, p.Token, s.shared); {
+		// Counted as waiting from here until it is on the bus.
+		n, full, onBus, err := s.queued.admit(ctx, s.bus, p.Token, s.shared, s.cfg.MaxQueue)
+		switch {
 		case err != nil:
 			return nil, gen.MakeUnavailable(fmt.Errorf("the registry's bus failed: %w; retry with the same call id", err))
-		case n >= s.cfg.MaxQueue:
+		case full:
 			return nil, gen.MakeOverloaded(fmt.Errorf("toolset %q has %d calls waiting for a provider: retry with the same call id and token", p.Toolset, n))
 		}
+		defer onBus()
+		admitted = onBus
 	}
 	rec, created, err := s.store.AcceptCall(ctx, call, leaseID)
 	if err != nil || !created || rec.State != store.CallPublished || rec.LeaseID != leaseID {
@@ -152,6 +157,7 @@ func (s *Service) CallResolvedTool(ctx context.Context, p *gen.CallResolvedToolP
 	} else {
 		s.queued.offered(rec.Token)
 		s.offer(ctx, rec.Token, rec.ID)
+		admitted()
 	}
 	return s.wait(ctx, rec, wt)
 }
