@@ -30,10 +30,9 @@ func (d *docReader) queue(r *reader, t toolValue) error {
 }
 
 // flush runs the runtime's checks of the pending tools on every processor
-// and adds them to the catalog in file order. It returns the error of the
-// first tool, in file order, that fails them. Because the pending tools
-// come before anything read after them, their errors are reported before
-// any later error, as a one-tool-at-a-time check would.
+// and adds those that pass to the catalog in file order; each that fails
+// is a problem (see problem), and the read stops once there are
+// MaxProblems.
 func (d *docReader) flush() error {
 	jobs := d.pending
 	d.pending = d.pending[:0]
@@ -53,7 +52,10 @@ func (d *docReader) flush() error {
 	for i, j := range jobs {
 		if e := errs[i]; e != nil {
 			if !d.opts.Lenient || !errors.Is(e, tools.ErrInvalidSchema) {
-				return e
+				if err := d.problem(e); err != nil {
+					return err
+				}
+				continue
 			}
 			// A third-party schema the runtime refuses (an older draft's
 			// keywords, for one): explorable, with a warning.

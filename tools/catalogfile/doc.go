@@ -59,8 +59,10 @@
 //
 // Errors are of type *Error and say which file, where (line:column of the
 // offending JSON value, and its path such as tools[3].name or
-// result.tools[3].inputSchema) and what was expected; the first problem in
-// file order is reported:
+// result.tools[3].inputSchema) and what was expected. Every tool's problem
+// is reported, in file order (Problems, one a line, when there are
+// several; at most MaxProblems); a syntax error ends the read, after the
+// problems before it:
 //
 //	catalogfile: workspace.json:12:5: tools[3].name: expected a non-empty string, got number
 //	catalogfile: mcp.json:9:58: result.tools[1].inputSchema: invalid JSON Schema: at /properties/limit/minimum: got string, want number

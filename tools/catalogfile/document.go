@@ -26,6 +26,8 @@ type docReader struct {
 	prefix string
 	// pending are the tools waiting for the runtime's checks (see flush).
 	pending []pendingTool
+	// problems are the tools' problems found so far (see problem).
+	problems []*Error
 }
 
 // document reads the single JSON value the input must hold.

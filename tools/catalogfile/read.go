@@ -83,11 +83,11 @@ func (o ReadOptions) Read(r io.Reader, source string) (*Catalog, error) {
 	}
 	err = d.document()
 	// The tools still pending come before whatever stopped the read: their
-	// errors come first.
-	if perr := d.flush(); perr != nil {
-		return nil, perr
+	// problems come first.
+	if perr := d.flush(); perr != nil && err == nil {
+		err = perr
 	}
-	if err != nil {
+	if err := d.outcome(err); err != nil {
 		return nil, err
 	}
 	return d.cat, nil
@@ -101,10 +101,10 @@ func (d *docReader) tool(raw json.RawMessage, off int64, path string) error {
 	r := &reader{source: d.source, data: raw, line: line, col: col}
 	t, err := r.tool(path)
 	if err != nil {
-		return err
+		return d.problem(err)
 	}
 	if err := d.checkName(r, t); err != nil {
-		return err
+		return d.problem(err)
 	}
 	return d.queue(r, t)
 }

@@ -2,6 +2,7 @@ package catalogfile_test
 
 import (
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -85,10 +86,10 @@ func TestReadAcceptsWhatTheRuntimeAccepts(t *testing.T) {
 	}
 }
 
-// TestReadReportsTheFirstProblemInFileOrder: tools are checked by batches
-// in parallel, but the error is still the first problem in the file,
-// whatever kind each problem is.
-func TestReadReportsTheFirstProblemInFileOrder(t *testing.T) {
+// TestReadReportsProblemsInFileOrder: tools are checked by batches in
+// parallel, but the problems are still reported in file order, whatever
+// kind each problem is.
+func TestReadReportsProblemsInFileOrder(t *testing.T) {
 	tool := func(i int) string { return `{"name": "t` + strconv.Itoa(i) + `"}` }
 	badSchema := `{"name": "bad", "inputSchema": {"type": "object", "properties": {"n": {"type": 5}}}}`
 	for _, tt := range []struct {
@@ -114,8 +115,9 @@ func TestReadReportsTheFirstProblemInFileOrder(t *testing.T) {
 				}
 			}
 			_, err := catalogfile.Read(strings.NewReader("["+strings.Join(parts, ",\n")+"]"), "x.json")
-			if err == nil || !strings.Contains(err.Error(), ": "+tt.want+": ") {
-				t.Errorf("err = %v, want the problem at %s", err, tt.want)
+			lines := strings.Split(fmt.Sprint(err), "\n")
+			if err == nil || len(lines) != 2 || !strings.Contains(lines[0], ": "+tt.want+": ") || !strings.Contains(lines[1], ":151:") {
+				t.Errorf("err = %v, want the problem at %s, then the one at line 151", err, tt.want)
 			}
 		})
 	}
