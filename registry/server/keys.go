@@ -16,6 +16,8 @@ import (
 	"sync/atomic"
 	"unicode"
 
+	"github.com/quiver-go/quiver/internal/jsonpos"
+
 	"github.com/quiver-go/quiver/tools"
 )
 
@@ -224,7 +226,7 @@ func ParseKeys(data []byte) (*Keys, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&doc); err != nil {
-		return nil, fmt.Errorf("not a keys document ({\"keys\": [...]}): %w", err)
+		return nil, fmt.Errorf("not a keys document ({\"keys\": [...]}): %w", jsonpos.Locate(data, dec, err))
 	}
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
 		return nil, errors.New("the keys document is followed by more data: keep one {\"keys\": [...]} document")
