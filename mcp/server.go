@@ -153,6 +153,9 @@ type Server struct {
 	heldByCred map[credKey]int
 	ready      chan struct{}
 	readyErr   error
+	// undeclaredWarned are the undeclared tools last warned of
+	// (warnUndeclared).
+	undeclaredWarned string
 
 	stop   context.CancelFunc
 	closed chan struct{}
@@ -189,7 +192,7 @@ func New(cfg Config) (*Server, error) {
 	s := &Server{cfg: cfg, sessions: map[*session]bool{}, heldByCred: map[credKey]int{}, ready: make(chan struct{}), closed: make(chan struct{})}
 	for token, tier := range cfg.Credentials {
 		if token == "" {
-			errs = append(errs, errors.New("a credential is empty"))
+			errs = append(errs, errors.New("a credential is empty (read from an unset environment variable?): give every client a non-empty key"))
 		}
 		if err := checkTier(tier); err != nil {
 			errs = append(errs, fmt.Errorf("credential tier: %w", err))
@@ -331,6 +334,7 @@ func (s *Server) follow(ctx context.Context) {
 // build turns a source's tools into a served catalog, leaving out the
 // tools no client may get (missing labels, a name the search tool takes).
 func (s *Server) build(list []Tool) (*served, error) {
+	s.warnUndeclared(list)
 	cur := &served{tools: make(map[tools.Ident]Tool, len(list))}
 	entries := make([]catalog.Entry, 0, len(list))
 	for _, t := range list {
