@@ -205,7 +205,7 @@ func CompileToolset(ts ToolsetDeclaration) ([]tools.ToolSpec, error) {
 		d.Tags = tools.InheritTags(ts.Tags, d.Tags)
 		spec, err := Compile(d)
 		if err != nil {
-			errs = append(errs, err)
+			errs = append(errs, inToolset{err})
 			continue
 		}
 		specs = append(specs, spec)
@@ -227,3 +227,10 @@ func cloneMeta(m map[string][]string) map[string][]string {
 	}
 	return out
 }
+
+// inToolset is a tool's error within its toolset's: the toolset's message
+// names the package once.
+type inToolset struct{ err error }
+
+func (e inToolset) Error() string { return strings.TrimPrefix(e.err.Error(), "contract: ") }
+func (e inToolset) Unwrap() error { return e.err }
