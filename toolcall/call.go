@@ -32,9 +32,9 @@ type Call struct {
 
 // Forwarded returns a call whose payload arrived with its injected fields
 // filled in already — a registry provider receives what the consumer's
-// pipeline injected — so InjectedPayload and Decode return it as is
-// instead of injecting again from Meta and Labels the provider does not
-// have.
+// pipeline injected — so [Call.InjectedPayload] and [Call.Decode] return
+// it as is instead of injecting again from Meta and Labels the provider
+// does not have.
 func Forwarded(ident tools.Ident, spec tools.ToolSpec, payload json.RawMessage, meta tools.CallMeta) *Call {
 	return &Call{Ident: ident, Spec: spec, Payload: payload, Meta: meta, injected: payload}
 }

@@ -127,7 +127,8 @@ func CheckPayload(spec tools.ToolSpec, payload json.RawMessage, runMissing bool)
 }
 
 // Inject fills call's injected fields from its Meta and Labels once, so
-// InjectedPayload and Decode hand the executor the same bytes.
+// [Call.InjectedPayload] and [Call.Decode] hand the executor the same
+// bytes.
 func Inject(call *Call) *Failure {
 	if call.injected != nil {
 		return nil
