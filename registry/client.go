@@ -37,8 +37,9 @@ type Client struct {
 }
 
 // ConsumerSettings are the settings of a registry's consumer: the client
-// stores them and applies the federation globs to Resolve; a consumer (the
-// runtime) reads them with [Client.Consumer] and applies the rest.
+// stores them and applies the federation globs to [Client.Resolve]; a
+// consumer (the runtime) reads them with [Client.Consumer] and applies the
+// rest.
 type ConsumerSettings struct {
 	// SyncInterval is how often a consumer refreshes its resolution in the
 	// background, so that a read finds it current; zero: no background

@@ -14,10 +14,10 @@ const DefaultAPIVersion = "v1"
 
 // WithTimeout bounds each request, from sending it to reading its answer,
 // to d; zero leaves requests unbounded (the default). It bounds every
-// request but the provider's call stream (Calls), which lasts as long as
-// its lease. A long poll (Changes' wait_ms) and a call waiting for its
-// outcome (CallResolvedTool's timeout_ms) must fit in it. Under [WithRetry]
-// each attempt has its own d.
+// request but the provider's call stream ([Client.Calls]), which lasts as
+// long as its lease. A long poll (Changes' wait_ms) and a call waiting for
+// its outcome (CallResolvedTool's timeout_ms) must fit in it. Under
+// [WithRetry] each attempt has its own d.
 func WithTimeout(d time.Duration) ClientOption {
 	return func(c *clientConfig) error {
 		if d < 0 {
@@ -82,8 +82,9 @@ func isPathSegment(s string) bool {
 // WithFederation selects the toolsets the client imports with glob
 // patterns ([path.Match] syntax) on their names: a toolset is imported when
 // it matches one of include (every toolset when include is empty) and
-// none of exclude. Resolve of the whole registry leaves out the toolsets
-// not imported; Resolve naming one fails with [ErrExcludedByFederation].
+// none of exclude. [Client.Resolve] of the whole registry leaves out the
+// toolsets not imported; Resolve naming one fails with
+// [ErrExcludedByFederation].
 // A later WithFederation replaces an earlier one.
 func WithFederation(include, exclude []string) ClientOption {
 	return func(c *clientConfig) error {

@@ -18,11 +18,11 @@ import (
 	"github.com/quiver-go/quiver/tools/contract"
 )
 
-// ErrExcludedByFederation is wrapped by Resolve's error for a named
-// toolset the client's federation ([WithFederation]) does not import.
+// ErrExcludedByFederation is wrapped by [Client.Resolve]'s error for a
+// named toolset the client's federation ([WithFederation]) does not import.
 var ErrExcludedByFederation = errors.New("registry: excluded by the client's federation")
 
-// ResolveRequest says what Resolve reads.
+// ResolveRequest says what [Client.Resolve] reads.
 type ResolveRequest struct {
 	// Toolsets names the toolsets to resolve, each once; empty resolves
 	// the whole registry.
