@@ -15,8 +15,8 @@ import (
 	"github.com/quiver-go/quiver/tools"
 )
 
-// ErrMissingLabels is wrapped by Start when run labels the agent's tools
-// need are absent or empty.
+// ErrMissingLabels is wrapped by [Runtime.Start] when run labels the
+// agent's tools need are absent or empty.
 var ErrMissingLabels = errors.New("runtime: missing required run labels")
 
 // RunInput is what a run starts from.
