@@ -119,10 +119,11 @@ type CacheCheckpointIgnored struct {
 
 // RegistryRead: a planning step read a registry's sources once. A read
 // conditional on the revision the runtime held answered
-// [RegistryRead.NotModified] when the catalog was unchanged. Stale is set when
-// the registry could not be read and the runtime served its last read instead,
-// [RegistryRead.Age] old, because the client's CacheTTL allows it while the
-// registry is unreachable; [RegistryRead.Cause] says why the read failed.
+// [RegistryRead.NotModified] when the catalog was unchanged.
+// [RegistryRead.Stale] is set when the registry could not be read and the
+// runtime served its last read instead, [RegistryRead.Age] old, because the
+// client's CacheTTL allows it while the registry is unreachable;
+// [RegistryRead.Cause] says why the read failed.
 type RegistryRead struct {
 	RunID    string
 	Step     int
