@@ -18,7 +18,7 @@ type TermCount struct {
 }
 
 // FieldTerms is one field's terms, sorted by term, with its length in terms
-// (stop words excluded). Length equals the sum of Counts.
+// (stop words excluded). [FieldTerms.Length] equals the sum of Counts.
 type FieldTerms struct {
 	Terms  []TermCount
 	Length uint32
