@@ -4,7 +4,7 @@ import "github.com/quiver-go/quiver/model"
 
 // Search is how a step's model searches deferred tools: the agent's
 // settings and the client's own instruction for the refusal
-// (model.SearchInstructor), "" when it has none.
+// ([model.SearchInstructor]), "" when it has none.
 type Search struct {
 	Settings    model.SearchSettings
 	Instruction string

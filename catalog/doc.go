@@ -3,8 +3,8 @@
 // model reads, the definitions it is advertised, and the admission decision
 // for each call it makes.
 //
-// A Catalog is built once per planning activity and never changes; concurrent
-// runs each build their own. Its Snapshot is plain data that travels with the
+// A [Catalog] is built once per planning activity and never changes; concurrent
+// runs each build their own. Its [Snapshot] is plain data that travels with the
 // workflow, so admission — which runs in deterministic workflow code — asks
 // the same surface the planner saw.
 package catalog

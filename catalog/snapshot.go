@@ -21,7 +21,7 @@ type Snapshot struct {
 	Search model.SearchSettings `json:"search,omitzero"`
 	// SearchInstruction, when set, tells the model how to discover a tool
 	// with the search it has ("%s" stands for the wire name); it comes from
-	// a client implementing model.SearchInstructor. Without it portable
+	// a client implementing [model.SearchInstructor]. Without it portable
 	// search names its tool and native search reads "Call
 	// tool_search(query='%s') to discover it".
 	SearchInstruction string `json:"search_instruction,omitempty"`
@@ -51,9 +51,9 @@ const (
 // Admission is the decision for one call.
 type Admission struct {
 	Verdict Verdict
-	// Ident is the resolved tool (Admitted, Refused).
+	// Ident is the resolved tool ([Admitted], [Refused]).
 	Ident tools.Ident
-	// Message is what the model reads for Refused and Unknown.
+	// Message is what the model reads for [Refused] and [Unknown].
 	Message string
 }
 
@@ -112,7 +112,7 @@ func (s Snapshot) refusal(wire string) string {
 // its searches have not found: the search it actually has (DESIGN.md,
 // "Catalog") and the tools it may call without one, inline, in the order
 // given. instruction, when set, overrides the search's own wording ("%s"
-// stands for the wire name; model.SearchInstructor). The runtime's
+// stands for the wire name; [model.SearchInstructor]). The runtime's
 // admission and the MCP server both answer with it.
 func Refusal(wire string, inline []string, search model.SearchSettings, instruction string) string {
 	how := instruction

@@ -31,15 +31,15 @@ const (
 // Answer is one search's outcome.
 type Answer struct {
 	Kind AnswerKind
-	// Query is the query searched ("" for InvalidQuery).
+	// Query is the query searched ("" for [InvalidQuery]).
 	Query string
-	// Tools are the definitions discovered (Found), best first.
+	// Tools are the definitions discovered ([Found]), best first.
 	Tools []model.ToolDefinition
 	// JSON is the answer as the model reads it:
-	//   - Found:           {"query":"…","tools":[{"name":"…","description":"…"}]}
-	//   - NoMatch:         {"query":"…","tools":[],"message":"No tool matched …, or use one of: a, b"}
-	//   - BudgetExhausted: {"error":"search-budget-exhausted","budgetCap":3}
-	//   - InvalidQuery:    {"error":"invalid-query","message":"…"}
+	//   - [Found]:           {"query":"…","tools":[{"name":"…","description":"…"}]}
+	//   - [NoMatch]:         {"query":"…","tools":[],"message":"No tool matched …, or use one of: a, b"}
+	//   - [BudgetExhausted]: {"error":"search-budget-exhausted","budgetCap":3}
+	//   - [InvalidQuery]:    {"error":"invalid-query","message":"…"}
 	// Adapters put it where the model reads it; an adapter whose search
 	// result has no text field still delivers it (see model/openai).
 	JSON json.RawMessage

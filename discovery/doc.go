@@ -2,26 +2,26 @@
 // portable search_tools function, OpenAI's client-executed tool_search,
 // Anthropic's client-side search tool, the search_tools tool of the MCP
 // server (package mcp) and the registry's catalog search (package
-// registry/server, through Engine.Rank) — so that one query on one catalog
+// registry/server, through [Engine.Rank]) — so that one query on one catalog
 // finds the same tools whichever provider the model runs on or whoever
 // asks. Adapters and servers only render its answers in their shapes.
 //
 // It owns:
 //   - the index of a catalog's deferred tools, cached by a fingerprint of
-//     the catalog (of what Fingerprint hashes) and rebuilt only when the
+//     the catalog (of what [Fingerprint] hashes) and rebuilt only when the
 //     catalog changes;
-//   - the per-turn search budget (model.SearchSettings.Cap);
+//   - the per-turn search budget ([model.SearchSettings.Cap]);
 //   - ranking with the weak-hit cut: scored hits below a fraction of the
 //     best one are not discovered (name-tier hits always are);
 //   - the answers a model reads: results, no match (naming the tools it can
 //     call without searching), budget exhausted (seed 004's
 //     {"error":"search-budget-exhausted","budgetCap":N}) and invalid query;
-//   - the discovery record (model.Discovery) of an invocation;
-//   - ErrSearchLoop, for a model that keeps searching past its budget;
-//   - the search settings (Settings: the limit of tools per search and
+//   - the discovery record ([model.Discovery]) of an invocation;
+//   - [ErrSearchLoop], for a model that keeps searching past its budget;
+//   - the search settings ([Settings]: the limit of tools per search and
 //     the weak-hit cut, the zero value being the defaults) that every
 //     adapter takes through one option of the same name (WithDiscovery)
-//     and passes to New, which validates them.
+//     and passes to [New], which validates them.
 //
 // Invariants:
 //   - A search returns only tools not discovered yet; a tool discovered
@@ -34,7 +34,7 @@
 //
 // The options WithSearchLimit and WithMinRelativeScore, of this package
 // and of model/portable, model/compat, model/anthropic and model/openai,
-// became the fields of one Settings value, given to New here and to each
+// became the fields of one [Settings] value, given to [New] here and to each
 // adapter's WithDiscovery:
 //
 //	New(WithSearchLimit(n))          → New(Settings{Limit: n})
@@ -48,5 +48,5 @@
 // Both settings go in one value (a second WithDiscovery replaces the
 // first). A zero field means the default, so a zero limit is no longer an
 // error, and a min relative score of 0 (no weak-hit cut) is written
-// NoScoreCut.
+// [NoScoreCut].
 package discovery

@@ -17,16 +17,16 @@ import (
 
 // ErrSearchLoop is wrapped by the error of an invocation whose model kept
 // searching after its search budget was spent instead of answering or
-// calling a tool (Turn.NextRound says which tool and budget).
+// calling a tool ([Turn.NextRound] says which tool and budget).
 var ErrSearchLoop = errors.New("discovery: search loop")
 
 // DefaultSearchLimit is how many tools one search returns at most when
-// Settings.Limit is 0.
+// [Settings.Limit] is 0.
 const DefaultSearchLimit = 5
 
 // DefaultMinRelativeScore is the least score, as a fraction of the best
 // hit's, for a scored hit to be returned and discovered when
-// Settings.MinRelativeScore is 0.
+// [Settings.MinRelativeScore] is 0.
 const DefaultMinRelativeScore = 0.5
 
 // cachedIndexes is how many catalogs an Engine keeps indexed: an agent's
@@ -47,24 +47,24 @@ type Engine struct {
 	recent  []uint64 // catalog keys, least recently used first
 }
 
-// NoScoreCut is the Settings.MinRelativeScore that cuts no weak hit: a
+// NoScoreCut is the [Settings.MinRelativeScore] that cuts no weak hit: a
 // search returns every hit up to the limit, however low its score. (The
 // zero MinRelativeScore is the default cut, DefaultMinRelativeScore.)
 const NoScoreCut = -1.0
 
-// Settings are how an Engine ranks a search: the one value every adapter
+// Settings are how an [Engine] ranks a search: the one value every adapter
 // that searches accepts (portable.WithDiscovery, openai.WithDiscovery,
-// anthropic.WithDiscovery, compat.WithDiscovery) and passes to New, so
+// anthropic.WithDiscovery, compat.WithDiscovery) and passes to [New], so
 // every adapter defaults and validates them the same way. The zero value
 // is the defaults.
 type Settings struct {
 	// Limit is how many tools one search returns at most: positive, or 0
-	// for DefaultSearchLimit.
+	// for [DefaultSearchLimit].
 	Limit int
 	// MinRelativeScore is the least score, as a fraction (0..1] of the
 	// best hit's, for a scored hit to be returned and discovered: 0 for
-	// DefaultMinRelativeScore (not "no cut"), NoScoreCut to return every
-	// hit up to Limit. Name matches are always returned.
+	// [DefaultMinRelativeScore] (not "no cut"), [NoScoreCut] to return every
+	// hit up to [Settings.Limit]. Name matches are always returned.
 	MinRelativeScore float64
 }
 
@@ -84,9 +84,10 @@ func (s Settings) Validate() error {
 	return nil
 }
 
-// New returns an Engine ranking by settings: at most one value, none
-// meaning the zero Settings (DefaultSearchLimit, DefaultMinRelativeScore).
-// It fails, naming every setting out of range (Settings.Validate).
+// New returns an [Engine] ranking by settings: at most one value, none
+// meaning the zero [Settings] ([DefaultSearchLimit],
+// [DefaultMinRelativeScore]). It fails, naming every setting out of range
+// ([Settings.Validate]).
 func New(settings ...Settings) (*Engine, error) {
 	var s Settings
 	switch len(settings) {

@@ -52,7 +52,7 @@ type Turn struct {
 // search tool as the model calls it, for the answers that name it. Every
 // deferred definition needs a search document keyed by its ident. The
 // tools discovered before (req.DiscoveryState) are loaded, and so is a
-// deferred tool req forces (model.ToolChoiceTool): adapters advertise it
+// deferred tool req forces ([model.ToolChoiceTool]): adapters advertise it
 // eagerly, so the model can call it without a search.
 func (e *Engine) Begin(req *model.Request, toolName string) (*Turn, error) {
 	state := req.DiscoveryState()
@@ -139,7 +139,7 @@ func (t *Turn) LoadedTools() []model.ToolDefinition {
 func (t *Turn) Exhausted() bool { return t.exhausted }
 
 // NextRound counts one more model round of the invocation and returns
-// ErrSearchLoop once a model has had its budget's worth of search rounds
+// [ErrSearchLoop] once a model has had its budget's worth of search rounds
 // and the rounds to read the refusal and answer.
 func (t *Turn) NextRound() error {
 	t.rounds++

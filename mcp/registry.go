@@ -13,10 +13,10 @@ import (
 )
 
 // Registry serves the whole catalog of the registry client reaches, read
-// with the reader the runtime reads with (registry.Reader: conditional
+// with the reader the runtime reads with ([registry.Reader]: conditional
 // reads, fingerprints checked, one compilation per registration) and kept
 // current through its change feed; its tools are found by search (unless
-// Config.ExposeAll). A call goes through registry.CallTool with the token
+// [Config.ExposeAll]). A call goes through [registry.CallTool] with the token
 // of the registration listed when the catalog was read, and a call id
 // unique to this process and call, so a retry runs it once.
 func Registry(client *registry.Client) Source {

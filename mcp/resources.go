@@ -14,7 +14,7 @@ import (
 type Resource struct {
 	// URI locates the resource, e.g. file:///docs/README.md.
 	URI string
-	// Name names it; Description says what it holds.
+	// Name names it; [Resource.Description] says what it holds.
 	Name, Description string
 	// MIMEType is its media type, e.g. text/markdown.
 	MIMEType string
@@ -22,8 +22,8 @@ type Resource struct {
 	Read func(ctx context.Context) (ResourceContent, error)
 }
 
-// ResourceContent is a resource's content: Text, or Blob for binary
-// content.
+// ResourceContent is a resource's content: [ResourceContent.Text], or
+// [ResourceContent.Blob] for binary content.
 type ResourceContent struct {
 	Text string
 	Blob []byte
@@ -31,7 +31,7 @@ type ResourceContent struct {
 
 // Prompt is a static prompt (prompts/get): messages served as declared.
 type Prompt struct {
-	// Name identifies it; Description says what it is for.
+	// Name identifies it; [Prompt.Description] says what it is for.
 	Name, Description string
 	// Messages are its messages, in order.
 	Messages []PromptMessage

@@ -9,22 +9,22 @@ import (
 	"github.com/quiver-go/quiver/tools"
 )
 
-// Tool is one tool a Source offers.
+// Tool is one tool a [Source] offers.
 type Tool struct {
 	// Spec is the tool's contract.
 	Spec tools.ToolSpec
 	// Deferred tools are found by search; the others are listed at once.
 	Deferred bool
 	// Executor runs the calls, through the same pipeline as in the
-	// runtime (toolcall.Run): call.Payload is canonical and validated and
+	// runtime ([toolcall.Run]): call.Payload is canonical and validated and
 	// holds no injected field (call.Decode and call.InjectedPayload add
 	// them).
 	Executor toolcall.Executor
 }
 
-// Source is what a Server serves. Tools returns the current tools and a
-// channel closed when they change (nil when they never do); the server
-// asks again then.
+// Source is what a [Server] serves. [Source.Tools] returns the current tools
+// and a channel closed when they change (nil when they never do); the
+// server asks again then.
 type Source interface {
 	Tools(ctx context.Context) ([]Tool, <-chan struct{}, error)
 }

@@ -3,11 +3,11 @@ package model
 import "slices"
 
 // CacheCheckpoint names one prompt-cache checkpoint a request can ask for
-// (a field of CacheCheckpoints). Responses list the checkpoints an adapter
-// could not place in Response.IgnoredCheckpoints.
+// (a field of [CacheCheckpoints]). Responses list the checkpoints an adapter
+// could not place in [Response.IgnoredCheckpoints].
 type CacheCheckpoint string
 
-// The cache checkpoints, spelled like the JSON fields of CacheCheckpoints.
+// The cache checkpoints, spelled like the JSON fields of [CacheCheckpoints].
 const (
 	// CheckpointAfterSystem is CacheCheckpoints.AfterSystem: a checkpoint
 	// at the end of the system prompt.
@@ -17,7 +17,7 @@ const (
 	CheckpointAfterTools CacheCheckpoint = "after_tools"
 )
 
-// Requested returns the checkpoints c asks for, CheckpointAfterSystem
+// Requested returns the checkpoints c asks for, [CheckpointAfterSystem]
 // first; nil when it asks for none.
 func (c CacheCheckpoints) Requested() []CacheCheckpoint {
 	var out []CacheCheckpoint

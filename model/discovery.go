@@ -8,7 +8,7 @@ import (
 	"github.com/quiver-go/quiver/tools"
 )
 
-// DiscoveryMetaKey is the Message.Meta key of discovery records. Every
+// DiscoveryMetaKey is the [Message.Meta] key of discovery records. Every
 // adapter that searches deferred tools writes one on the message that
 // carries the search's outcome; the runtime's catalog re-applies them at
 // each planning step. There is no other store of loaded tools: a discovery
@@ -72,7 +72,7 @@ func DiscoveredTools(msgs []Message) []tools.Ident {
 // DiscoveryState is what a conversation has discovered so far and what the
 // current turn's searches have used: the runtime's catalog keeps it,
 // carried forward from step to step, and sends it with every request
-// (Request.Discovery), so adapters never re-derive it from the transcript.
+// ([Request.Discovery]), so adapters never re-derive it from the transcript.
 type DiscoveryState struct {
 	// Tools are the deferred tools discovered so far in the conversation.
 	Tools []tools.Ident `json:"tools,omitempty"`
@@ -98,7 +98,7 @@ func (s *DiscoveryState) Apply(d Discovery) {
 // DiscoveryStateOf returns the state the records in msgs give: every tool
 // discovered, and the searches of the current turn. The runtime computes
 // it once when a run starts and carries it forward; adapters use it only
-// for a request that carries no Discovery (an adapter called directly).
+// for a request that carries no [Discovery] (an adapter called directly).
 func DiscoveryStateOf(msgs []Message) DiscoveryState {
 	return DiscoveryState{Tools: DiscoveredTools(msgs), Searches: SearchesThisTurn(msgs), Exhausted: SearchExhaustedThisTurn(msgs)}
 }
@@ -147,7 +147,7 @@ func SearchExhaustedThisTurn(msgs []Message) bool {
 	return false
 }
 
-// SearchCap returns the per-turn budget of s (DefaultSearchCap when unset).
+// SearchCap returns the per-turn budget of s ([DefaultSearchCap] when unset).
 func (s SearchSettings) SearchCap() int {
 	if s.Cap > 0 {
 		return s.Cap
@@ -163,9 +163,9 @@ func (s SearchSettings) SearchToolName() string {
 	return DefaultSearchToolName
 }
 
-// CheckToolName refuses a ToolName that is set and is not a wire name
-// (tools.ValidWireName): no provider could carry it as a tool name. The
-// native adapters check it before sending anything and in SupportsSearch.
+// CheckToolName refuses a [SearchSettings.ToolName] that is set and is not a
+// wire name ([tools.ValidWireName]): no provider could carry it as a tool name.
+// The native adapters check it before sending anything and in SupportsSearch.
 func (s SearchSettings) CheckToolName() error {
 	if s.ToolName != "" && !tools.ValidWireName(s.ToolName) {
 		return fmt.Errorf("search tool name %q (SearchSettings.ToolName) must match ^[a-zA-Z0-9_-]{1,64}$", s.ToolName)
@@ -196,7 +196,7 @@ func (s SearchSettings) PortableInstruction() string {
 }
 
 // RecordForcedTool records, on the last message of resp, a deferred tool
-// that req forced with ToolChoiceTool: adapters advertise a forced tool
+// that req forced with [ToolChoiceTool]: adapters advertise a forced tool
 // eagerly, so the runtime must admit the call the model makes to it.
 func RecordForcedTool(req *Request, resp *Response) {
 	if req.ToolChoice.Mode != ToolChoiceTool || len(resp.Messages) == 0 {

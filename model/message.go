@@ -31,7 +31,7 @@ type Message struct {
 	Meta map[string]json.RawMessage `json:"meta,omitempty"`
 }
 
-// PartKind says what a Part holds.
+// PartKind says what a [Part] holds.
 type PartKind string
 
 // The part kinds.
@@ -42,7 +42,7 @@ const (
 )
 
 // Part is one piece of a message: text, a tool call (assistant) or a tool
-// result (tool role). Exactly the field matching Kind is set.
+// result (tool role). Exactly the field matching [Part.Kind] is set.
 type Part struct {
 	Kind       PartKind    `json:"kind"`
 	Text       string      `json:"text,omitempty"`
@@ -65,7 +65,7 @@ type ToolCall struct {
 
 // ToolResult is the outcome of one tool call as the model sees it.
 type ToolResult struct {
-	// CallID is the ToolCall.ID answered.
+	// CallID is the [ToolCall.ID] answered.
 	CallID string `json:"call_id"`
 	// Name is the wire name of the call.
 	Name string `json:"name"`

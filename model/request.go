@@ -21,11 +21,11 @@ const (
 
 // Request is one model invocation.
 type Request struct {
-	// Model is a provider model id; empty uses Class.
+	// Model is a provider model id; empty uses [Request.Class].
 	Model string `json:"model,omitempty"`
-	// Class selects a model by class when Model is empty.
+	// Class selects a model by class when [Request.Model] is empty.
 	Class ModelClass `json:"class,omitempty"`
-	// System is the system prompt, sent before Messages.
+	// System is the system prompt, sent before [Request.Messages].
 	System string `json:"system,omitempty"`
 	// Messages is the conversation so far.
 	Messages []Message `json:"messages"`
@@ -43,7 +43,7 @@ type Request struct {
 	Search SearchSettings `json:"search,omitzero"`
 	// Discovery is what the conversation has discovered and the current
 	// turn's searches have used, as the runtime's catalog knows it. Nil
-	// (an adapter called directly) means: derive it from Messages.
+	// (an adapter called directly) means: derive it from [Request.Messages].
 	Discovery *DiscoveryState `json:"discovery,omitempty"`
 }
 
@@ -73,13 +73,13 @@ const (
 // ToolChoice constrains tool use.
 type ToolChoice struct {
 	Mode ToolChoiceMode `json:"mode,omitempty"`
-	// Name is the forced tool's wire name with ToolChoiceTool.
+	// Name is the forced tool's wire name with [ToolChoiceTool].
 	Name string `json:"name,omitempty"`
 }
 
 // CacheCheckpoints places prompt-cache checkpoints for providers that
 // support them. An adapter that cannot place one leaves it out of the
-// provider request and lists it in Response.IgnoredCheckpoints; it never
+// provider request and lists it in [Response.IgnoredCheckpoints]; it never
 // fails the request for it.
 type CacheCheckpoints struct {
 	AfterSystem bool `json:"after_system,omitempty"`
@@ -110,10 +110,10 @@ const DefaultSearchCap = 3
 // SearchSettings configure discovery of deferred tools.
 type SearchSettings struct {
 	Mode SearchMode `json:"mode,omitempty"`
-	// ToolName is the portable search tool's name (DefaultSearchToolName
+	// ToolName is the portable search tool's name ([DefaultSearchToolName]
 	// when empty).
 	ToolName string `json:"tool_name,omitempty"`
-	// Cap is the per-turn search budget (DefaultSearchCap when 0).
+	// Cap is the per-turn search budget ([DefaultSearchCap] when 0).
 	Cap int `json:"cap,omitempty"`
 }
 
@@ -132,7 +132,8 @@ type ToolDefinition struct {
 	InputSchema json.RawMessage `json:"input_schema"`
 	// Deferred tools are loaded by search, not advertised up front.
 	Deferred bool `json:"deferred,omitempty"`
-	// Search is the tool's search document (required when Deferred).
+	// Search is the tool's search document (required when
+	// [ToolDefinition.Deferred]).
 	Search *search.Document `json:"search,omitempty"`
 	// Examples are declared root payload examples (raw JSON).
 	Examples []json.RawMessage `json:"examples,omitempty"`

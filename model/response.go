@@ -42,7 +42,7 @@ type Response struct {
 	// StopReason says why the model stopped.
 	StopReason StopReason `json:"stop_reason,omitempty"`
 	// IgnoredCheckpoints are the prompt-cache checkpoints the request asked
-	// for (Request.Cache) that the provider cannot place, in order and
+	// for ([Request.Cache]) that the provider cannot place, in order and
 	// without repeats: the adapter left them out of what it sent. A
 	// provider without prompt caching ignores every checkpoint; one with
 	// caching ignores a checkpoint that marks nothing (AfterSystem without
@@ -74,14 +74,14 @@ type Client interface {
 
 // Streamer delivers one streamed invocation.
 type Streamer interface {
-	// Recv returns the next chunk; the last one has Kind ChunkDone and
-	// carries the whole Response. After it Recv returns io.EOF.
+	// Recv returns the next chunk; the last one has Kind [ChunkDone] and
+	// carries the whole [Response]. After it Recv returns [io.EOF].
 	Recv() (Chunk, error)
 	// Close releases the stream.
 	Close() error
 }
 
-// ChunkKind says what a Chunk holds.
+// ChunkKind says what a [Chunk] holds.
 type ChunkKind string
 
 // The chunk kinds.
@@ -96,7 +96,7 @@ type Chunk struct {
 	Kind     ChunkKind
 	Text     string
 	ToolCall *ToolCall
-	// Response is the complete response, on the ChunkDone chunk.
+	// Response is the complete response, on the [ChunkDone] chunk.
 	Response *Response
 }
 

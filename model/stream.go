@@ -13,8 +13,8 @@ import (
 var ErrStreamClosed = errors.New("model: Recv on a closed stream")
 
 // ResponseStream delivers a complete response as a stream: one text chunk
-// per text part, one chunk per tool call, then ChunkDone with the response,
-// then io.EOF. Adapters that complete an invocation before answering (their
+// per text part, one chunk per tool call, then [ChunkDone] with the response,
+// then [io.EOF]. Adapters that complete an invocation before answering (their
 // search rounds must finish first) stream this way.
 func ResponseStream(ctx context.Context, resp *Response) Streamer {
 	var chunks []Chunk

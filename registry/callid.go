@@ -24,7 +24,7 @@ const (
 const maxEchoed = 64
 
 // CheckCallID reports whether id is a call id the registry accepts
-// (CallIDRule). The error quotes at most 64 bytes of id.
+// ([CallIDRule]). The error quotes at most 64 bytes of id.
 func CheckCallID(id string) error {
 	if ValidCallID(id) {
 		return nil
@@ -32,7 +32,7 @@ func CheckCallID(id string) error {
 	return fmt.Errorf("call id %s is not 1 to %d of A-Z a-z 0-9 . _ : -, starting with a letter or digit: choose an id from that alphabet, the same on every retry", EchoID(id), MaxCallIDLength)
 }
 
-// ValidCallID reports whether id follows CallIDRule.
+// ValidCallID reports whether id follows [CallIDRule].
 func ValidCallID(id string) bool {
 	if len(id) == 0 || len(id) > MaxCallIDLength {
 		return false
@@ -64,7 +64,7 @@ func EchoID(id string) string {
 const hashedCallIDPrefix = "qh1-"
 
 // CallIDFor returns the registry call id of the tool call callID of run
-// runID: "<run>:<call>" when that follows CallIDRule — the form every
+// runID: "<run>:<call>" when that follows [CallIDRule] — the form every
 // earlier release used, so a call already recorded keeps its id — and
 // otherwise "qh1-" and the hex SHA-256 of the length-prefixed parts. The
 // result depends only on its arguments, so every retry of a call sends

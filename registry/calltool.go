@@ -17,16 +17,16 @@ import (
 // CallTool runs call through the registry client reaches
 // (CallResolvedTool) with token, the registration token the tool was
 // accepted with, under callID — unique per call and the same on every
-// retry, so the registry runs it once (CallIDFor). The registry's refusals
+// retry, so the registry runs it once ([CallIDFor]). The registry's refusals
 // (call_not_admitted, admission_conflict, outcome_unknown, …) become
 // failures of their kind, with the advice the model reads; a provider's
 // failure keeps the kind its executor gave; a bounded tool's bounds are
-// read from its result (toolcall.BoundsFromResult). The registry may wait
+// read from its result ([toolcall.BoundsFromResult]). The registry may wait
 // for the outcome nine tenths of what is left of ctx's time.
 //
 // The payload sent is call.Payload, which holds no injected field; the
 // values of the tool's injected fields, as the call's pipeline filled
-// them (toolcall.Call.InjectedPayload), travel beside it in the call's
+// them ([toolcall.Call.InjectedPayload]), travel beside it in the call's
 // injected member, which the registry checks and fills into the payload
 // its provider receives (docs/registry.md, "Injected fields").
 func CallTool(ctx context.Context, client *Client, token, callID string, call *toolcall.Call) (*toolcall.Result, error) {
@@ -144,9 +144,10 @@ func forbiddenReason(err error) string {
 }
 
 // CallFailure turns the registry's refusal of call into the failure the
-// model acts on (key_limit as toolcall.KindKeyLimit, forbidden as
-// toolcall.KindNotPermitted with the registry's reason); nil for errors that are not the call's outcome (the
-// registry unreachable, the caller's cancellation).
+// model acts on (key_limit as [toolcall.KindKeyLimit], forbidden as
+// [toolcall.KindNotPermitted] with the registry's reason); nil for errors
+// that are not the call's outcome (the registry unreachable, the caller's
+// cancellation).
 func CallFailure(call *toolcall.Call, err error) *toolcall.Failure {
 	ident := call.Ident
 	toolset, tool := ident.Toolset(), ident.Tool()

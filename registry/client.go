@@ -18,10 +18,10 @@ import (
 
 // Client talks to a registry: the Goa-generated service client
 // (registry/gen/registry.Client) with the caller's API key sent on every
-// request and JSON numbers kept as written, plus Resolve, the consumer's
-// read, and Calls, the provider's stream. Requests other than the
-// provider's stream are bounded by WithTimeout and retried under
-// WithRetry.
+// request and JSON numbers kept as written, plus [Client.Resolve], the
+// consumer's read, and [Client.Calls], the provider's stream. Requests other
+// than the provider's stream are bounded by [WithTimeout] and retried under
+// [WithRetry].
 type Client struct {
 	*gen.Client
 	// BaseURL is the registry's address, e.g. http://127.0.0.1:7420.
@@ -37,21 +37,22 @@ type Client struct {
 }
 
 // ConsumerSettings are the settings of a registry's consumer: the client
-// stores them and applies the federation globs to Resolve; a consumer (the
-// runtime) reads them with Client.Consumer and applies the rest.
+// stores them and applies the federation globs to [Client.Resolve]; a
+// consumer (the runtime) reads them with [Client.Consumer] and applies the
+// rest.
 type ConsumerSettings struct {
 	// SyncInterval is how often a consumer refreshes its resolution in the
 	// background, so that a read finds it current; zero: no background
-	// refresh (WithSyncInterval).
+	// refresh ([WithSyncInterval]).
 	SyncInterval time.Duration
 	// CacheTTL is how long after its last successful read a consumer may
 	// keep serving its last resolution, only while the registry is
-	// unreachable; zero: never (WithCacheTTL).
+	// unreachable; zero: never ([WithCacheTTL]).
 	CacheTTL time.Duration
-	// Include and Exclude are the federation's glob patterns (path.Match
-	// syntax) on toolset names: a toolset is imported when it matches an
-	// Include pattern (every toolset when there is none) and no Exclude
-	// pattern (WithFederation).
+	// Include and [ConsumerSettings.Exclude] are the federation's glob patterns
+	// ([path.Match] syntax) on toolset names: a toolset is imported when it
+	// matches an Include pattern (every toolset when there is none) and no
+	// Exclude pattern ([WithFederation]).
 	Include, Exclude []string
 }
 
@@ -62,7 +63,7 @@ func (c *Client) Consumer() ConsumerSettings {
 	return s
 }
 
-// ClientOption configures NewClient.
+// ClientOption configures [NewClient].
 type ClientOption func(*clientConfig) error
 
 type clientConfig struct {
@@ -77,7 +78,7 @@ type clientConfig struct {
 }
 
 // WithBaseURL reaches the registry at baseURL instead of the address
-// NewClient was given: what a generated client (whose address is the
+// [NewClient] was given: what a generated client (whose address is the
 // design's URL) needs to reach another deployment — staging, a test, a
 // registry started in the same process.
 func WithBaseURL(baseURL string) ClientOption {
@@ -103,7 +104,7 @@ func WithAPIKey(key string) ClientOption {
 
 // WithHTTPClient sends requests through hc instead of a client with no
 // overall timeout (provider streams last as long as their lease). Leave
-// hc.Timeout zero and bound requests with WithTimeout, which spares the
+// hc.Timeout zero and bound requests with [WithTimeout], which spares the
 // streams.
 func WithHTTPClient(hc *http.Client) ClientOption {
 	return func(c *clientConfig) error {

@@ -7,7 +7,7 @@ import (
 )
 
 // The registry's error names, as its API returns them (the "name" of the
-// error body; ErrorName reads it from a client error). docs/registry.md
+// error body; [ErrorName] reads it from a client error). docs/registry.md
 // says what a caller should do about each.
 const (
 	ErrUnauthorized        = "unauthorized"

@@ -9,15 +9,15 @@ import (
 )
 
 // DefaultAPIVersion is the path segment of the registry API's routes
-// (/v1/...) when WithAPIVersion does not change it.
+// (/v1/...) when [WithAPIVersion] does not change it.
 const DefaultAPIVersion = "v1"
 
 // WithTimeout bounds each request, from sending it to reading its answer,
 // to d; zero leaves requests unbounded (the default). It bounds every
-// request but the provider's call stream (Calls), which lasts as long as
-// its lease. A long poll (Changes' wait_ms) and a call waiting for its
-// outcome (CallResolvedTool's timeout_ms) must fit in it. Under WithRetry
-// each attempt has its own d.
+// request but the provider's call stream ([Client.Calls]), which lasts as
+// long as its lease. A long poll (Changes' wait_ms) and a call waiting for
+// its outcome (CallResolvedTool's timeout_ms) must fit in it. Under
+// [WithRetry] each attempt has its own d.
 func WithTimeout(d time.Duration) ClientOption {
 	return func(c *clientConfig) error {
 		if d < 0 {
@@ -52,7 +52,7 @@ func WithRetry(maxRetries int, backoff time.Duration) ClientOption {
 
 // WithAPIVersion sends requests under the API version v, one path segment
 // such as "v2": the client's routes /v1/... become /<v>/... (after the base
-// URL's path). DefaultAPIVersion when not given.
+// URL's path). [DefaultAPIVersion] when not given.
 func WithAPIVersion(v string) ClientOption {
 	return func(c *clientConfig) error {
 		if !isPathSegment(v) {
@@ -80,10 +80,11 @@ func isPathSegment(s string) bool {
 }
 
 // WithFederation selects the toolsets the client imports with glob
-// patterns (path.Match syntax) on their names: a toolset is imported when
+// patterns ([path.Match] syntax) on their names: a toolset is imported when
 // it matches one of include (every toolset when include is empty) and
-// none of exclude. Resolve of the whole registry leaves out the toolsets
-// not imported; Resolve naming one fails with ErrExcludedByFederation.
+// none of exclude. [Client.Resolve] of the whole registry leaves out the
+// toolsets not imported; Resolve naming one fails with
+// [ErrExcludedByFederation].
 // A later WithFederation replaces an earlier one.
 func WithFederation(include, exclude []string) ClientOption {
 	return func(c *clientConfig) error {
@@ -100,7 +101,7 @@ func WithFederation(include, exclude []string) ClientOption {
 	}
 }
 
-// WithSyncInterval sets ConsumerSettings.SyncInterval: a consumer (the
+// WithSyncInterval sets [ConsumerSettings.SyncInterval]: a consumer (the
 // runtime) refreshes its resolution in the background every d. Zero: no
 // background refresh (the default).
 func WithSyncInterval(d time.Duration) ClientOption {
@@ -113,7 +114,7 @@ func WithSyncInterval(d time.Duration) ClientOption {
 	}
 }
 
-// WithCacheTTL sets ConsumerSettings.CacheTTL: a consumer may keep serving
+// WithCacheTTL sets [ConsumerSettings.CacheTTL]: a consumer may keep serving
 // its last resolution for d after its last successful read, only while
 // the registry is unreachable. Zero: never (the default).
 func WithCacheTTL(d time.Duration) ClientOption {

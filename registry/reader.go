@@ -19,7 +19,7 @@ import (
 // toolsets (unchanged: the same read again, for the price of one 304);
 // each toolset's declaration is checked against the fingerprint the
 // registry lists, then compiled once per registration (fingerprint,
-// revision and token); WaitChange follows the change feed. A Reader is
+// revision and token); [Reader.WaitChange] follows the change feed. A Reader is
 // safe for concurrent use.
 type Reader struct {
 	name   string
@@ -170,7 +170,7 @@ type InconsistentError struct {
 	Registry string
 	// Toolset is the toolset listed.
 	Toolset string
-	// Computed is contract.Fingerprint of the declaration received.
+	// Computed is [contract.Fingerprint] of the declaration received.
 	Computed string
 	// Listed is the fingerprint the registry listed.
 	Listed string

@@ -18,18 +18,18 @@ import (
 	"github.com/quiver-go/quiver/tools/contract"
 )
 
-// ErrExcludedByFederation is wrapped by Resolve's error for a named
-// toolset the client's federation (WithFederation) does not import.
+// ErrExcludedByFederation is wrapped by [Client.Resolve]'s error for a
+// named toolset the client's federation ([WithFederation]) does not import.
 var ErrExcludedByFederation = errors.New("registry: excluded by the client's federation")
 
-// ResolveRequest says what Resolve reads.
+// ResolveRequest says what [Client.Resolve] reads.
 type ResolveRequest struct {
 	// Toolsets names the toolsets to resolve, each once; empty resolves
 	// the whole registry.
 	Toolsets []string
 	// Known is the catalog revision of a resolution the caller holds, 0
 	// for none. When the catalog is still at Known, Resolve returns a
-	// Resolution with NotModified set (one conditional request). Named
+	// [Resolution] with NotModified set (one conditional request). Named
 	// toolsets removed since Known fail with toolset_removed.
 	Known int64
 }
@@ -39,7 +39,7 @@ type Resolution struct {
 	// Revision is the catalog revision read.
 	Revision int64
 	// NotModified is set when the catalog is still at
-	// ResolveRequest.Known; Toolsets is then nil.
+	// [ResolveRequest.Known]; [Resolution.Toolsets] is then nil.
 	NotModified bool
 	// Toolsets are the toolsets resolved, sorted by name, federation
 	// globs applied.
@@ -53,8 +53,8 @@ type ResolvedToolset struct {
 	Name string
 	// Version is the published version, or "".
 	Version string
-	// Fingerprint is the registration's fingerprint (contract.Fingerprint
-	// of Declaration).
+	// Fingerprint is the registration's fingerprint ([contract.Fingerprint]
+	// of [ResolvedToolset.Declaration]).
 	Fingerprint string
 	// Revision is the registration's deployment-issued revision.
 	Revision string
@@ -69,8 +69,8 @@ type ResolvedToolset struct {
 // the client's federation imports, and their tokens, from one consistent
 // read of the registry (GET /v1/resolve). A named toolset the federation
 // does not import fails before any request, wrapping
-// ErrExcludedByFederation. The registry's errors keep their names
-// (ErrorName): unknown_toolset, toolset_removed, unauthorized…
+// [ErrExcludedByFederation]. The registry's errors keep their names
+// ([ErrorName]): unknown_toolset, toolset_removed, unauthorized…
 func (c *Client) Resolve(ctx context.Context, req ResolveRequest) (*Resolution, error) {
 	what := "the whole registry"
 	if len(req.Toolsets) > 0 {

@@ -19,7 +19,7 @@ import (
 	"github.com/quiver-go/quiver/tools/contract"
 )
 
-// Registration is what a provider publishes with Serve.
+// Registration is what a provider publishes with [Serve].
 type Registration struct {
 	// Toolset is the full ToolSchemas() publication: a generated package's
 	// Toolset(), or a runtime-defined declaration.
@@ -34,11 +34,11 @@ type Registration struct {
 	// DrainTimeout bounds how long a graceful drain waits for calls in hand
 	// (default 30s).
 	DrainTimeout time.Duration
-	// Logger receives what Serve does; slog.Default() when nil.
+	// Logger receives what [Serve] does; slog.Default() when nil.
 	Logger *slog.Logger
 }
 
-// ErrReplaced is returned by Serve when the registry drained this provider
+// ErrReplaced is returned by [Serve] when the registry drained this provider
 // because a new revision of its toolset replaced it.
 var ErrReplaced = errors.New("registry: a new revision replaced this provider's registration")
 
@@ -46,22 +46,22 @@ var ErrReplaced = errors.New("registry: a new revision replaced this provider's 
 // instance with exec, until ctx ends — then it drains gracefully: no new
 // calls, the calls in hand finish and post their outcome, the lease is
 // released — or until the registry drains it for a new revision
-// (ErrReplaced). It registers again when its lease is lost and reconnects
+// ([ErrReplaced]). It registers again when its lease is lost and reconnects
 // its stream when the registry restarts; outcomes are posted until the
 // registry records them. A registration the registry refuses is returned
 // at once.
 //
 // exec is the executor that serves the toolset anywhere else
-// (toolcall.Executor): it receives each call with the tool's compiled
+// ([toolcall.Executor]): it receives each call with the tool's compiled
 // spec, the payload the consumer validated as its Payload, that payload
 // with the injected fields filled in from the consumer's injected values
-// as its InjectedPayload and Decode (toolcall.Forwarded; the registry
+// as its InjectedPayload and Decode ([toolcall.Forwarded]; the registry
 // checked those values against the fields' schemas), the consumer's run
 // id and the registry
 // call id as Meta.RunID and Meta.ToolCallID, and a context that ends at
 // the consumer's deadline. Its result crosses with its bounds written in
 // the result's canonical fields; its failure with its message, kind and
-// recovery (to a node listing FeatureFailureKind). Display hints and
+// recovery (to a node listing [FeatureFailureKind]). Display hints and
 // server data do not cross the registry.
 func Serve(ctx context.Context, c *Client, reg Registration, exec toolcall.Executor) error {
 	if c == nil || exec == nil {

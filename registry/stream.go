@@ -15,7 +15,7 @@ import (
 
 // CallStream is a provider's stream of call frames.
 type CallStream interface {
-	// Recv returns the next frame; io.EOF when the registry ended the
+	// Recv returns the next frame; [io.EOF] when the registry ended the
 	// stream.
 	Recv(ctx context.Context) (*gen.CallFrame, error)
 	// Close ends the stream.

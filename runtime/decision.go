@@ -12,12 +12,12 @@ import (
 // the call and to the payload its prompt showed: a decision naming another
 // call, carrying another payload's digest, or answering a call already
 // decided is refused with a *DecisionError, and the run stays suspended.
-// Build it with PendingItem.Approve or Deny.
+// Build it with [PendingItem.Approve] or [PendingItem.Deny].
 type ConfirmationDecision struct {
-	// CallID is the decided call: PendingItem.CallID. Empty only when
+	// CallID is the decided call: [PendingItem.CallID]. Empty only when
 	// answering a planner's own confirmation request, which has no call.
 	CallID string `json:"call_id,omitempty"`
-	// PayloadDigest is PendingItem.PayloadDigest: the digest of the
+	// PayloadDigest is [PendingItem.PayloadDigest]: the digest of the
 	// canonical payload the prompt rendered.
 	PayloadDigest string `json:"payload_digest,omitempty"`
 	// Approved approves the call; false denies it.
@@ -34,7 +34,7 @@ func (p PendingItem) decide(approved bool) PendingInputResponse {
 	return PendingInputResponse{Confirmation: &ConfirmationDecision{CallID: p.CallID, PayloadDigest: p.PayloadDigest, Approved: approved}}
 }
 
-// ErrDecisionRefused is matched (errors.Is) by every *DecisionError.
+// ErrDecisionRefused is matched ([errors.Is]) by every *DecisionError.
 var ErrDecisionRefused = errors.New("runtime: confirmation decision refused")
 
 // DecisionProblem says why a confirmation decision was refused.
@@ -82,7 +82,7 @@ func (e *DecisionError) Error() string {
 	return fmt.Sprintf("runtime: run %s: confirmation decision refused: %s; answer the pending item with PendingItem.Approve or Deny", e.RunID, why)
 }
 
-// Is reports whether target is ErrDecisionRefused.
+// Is reports whether target is [ErrDecisionRefused].
 func (e *DecisionError) Is(target error) bool { return target == ErrDecisionRefused }
 
 // decidedCall is a confirmation decided in this run: its call and the

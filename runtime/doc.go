@@ -13,21 +13,22 @@
 //   - Every planning activity builds its own catalog; admission decides on
 //     that catalog's snapshot, before any cap is checked. A planning
 //     activity that can start work reads its registry sources once
-//     (RegisterRegistry, RegistryUse, RegistryTools); a finalizing one
-//     reads nothing.
+//     ([Runtime.RegisterRegistry], [RegistryUse], [RegistryTools]); a
+//     finalizing one reads nothing.
 //   - A call accepted to a registry tool keeps the contract the step read
 //     (definition, pagination partner, registration token): confirmation,
 //     decoding, validation, restore and the registry call use it, never
 //     the registry's current catalog (docs/catalogs.md).
 //   - A batch of calls is admitted whole or rejected whole.
 //   - A suspended run (confirmation, clarification) ends its workflow with a
-//     RunSuspension checkpoint; Continue starts a continuation. Nothing waits
-//     in memory, and time spent suspended does not count against budgets.
+//     [RunSuspension] checkpoint; [Runtime.Continue] starts a continuation.
+//     Nothing waits in memory, and time spent suspended does not count
+//     against budgets.
 //   - Server data never reaches a model request; injected fields never
 //     appear in a schema a model sees, and a model never sets one.
-//   - A model's output is bounded (RunPolicy.ModelOutput) inside the
+//   - A model's output is bounded ([RunPolicy.ModelOutput]) inside the
 //     planning activity, before anything of it is recorded.
-//   - Each admitted call's payload is parsed once (toolcall.Canonicalize);
+//   - Each admitted call's payload is parsed once ([toolcall.Canonicalize]);
 //     from then on the canonical payload is the only one: the transcript,
 //     events, confirmation prompts and executors all see it.
 //   - A confirmation decision answers one call and the payload digest its
@@ -36,7 +37,7 @@
 //     its adapters wrote it.
 //
 // One call's validation, injection, execution and shaping is the
-// tool-call pipeline, toolcall.Run, which the MCP server runs too; the
+// tool-call pipeline, [toolcall.Run], which the MCP server runs too; the
 // execute activity runs it and adds the result hint.
 //
 // docs/security.md maps each guarantee to its tests.

@@ -105,8 +105,8 @@ type RunCompleted struct {
 }
 
 // CacheCheckpointIgnored: the agent's model could not place a prompt-cache
-// checkpoint its run policy asks for (RunPolicy.Cache), so the adapter left
-// it out of the request (model.Response.IgnoredCheckpoints) — a provider
+// checkpoint its run policy asks for ([RunPolicy.Cache]), so the adapter left
+// it out of the request ([model.Response.IgnoredCheckpoints]) — a provider
 // without prompt caching, or a checkpoint with nothing to follow. The run
 // goes on: a checkpoint only saves cost and latency, it never changes what
 // the model reads. It is emitted once per run and checkpoint, the first
@@ -118,11 +118,12 @@ type CacheCheckpointIgnored struct {
 }
 
 // RegistryRead: a planning step read a registry's sources once. A read
-// conditional on the revision the runtime held answered NotModified when
-// the catalog was unchanged. Stale is set when the registry could not be
-// read and the runtime served its last read instead, Age old, because the
-// client's CacheTTL allows it while the registry is unreachable; Cause
-// says why the read failed.
+// conditional on the revision the runtime held answered
+// [RegistryRead.NotModified] when the catalog was unchanged.
+// [RegistryRead.Stale] is set when the registry could not be read and the
+// runtime served its last read instead, [RegistryRead.Age] old, because the
+// client's CacheTTL allows it while the registry is unreachable;
+// [RegistryRead.Cause] says why the read failed.
 type RegistryRead struct {
 	RunID    string
 	Step     int
@@ -135,64 +136,64 @@ type RegistryRead struct {
 	Cause       string
 }
 
-// Type implements Event.
+// Type implements [Event].
 func (RegistryRead) Type() EventType { return EventRegistryRead }
 
-// Run implements Event.
+// Run implements [Event].
 func (e RegistryRead) Run() string { return e.RunID }
 
-// Type implements Event.
+// Type implements [Event].
 func (RunStarted) Type() EventType { return EventRunStarted }
 
-// Type implements Event.
+// Type implements [Event].
 func (Planned) Type() EventType { return EventPlanned }
 
-// Type implements Event.
+// Type implements [Event].
 func (ToolCallScheduled) Type() EventType { return EventToolCallScheduled }
 
-// Type implements Event.
+// Type implements [Event].
 func (ToolResultReceived) Type() EventType { return EventToolResult }
 
-// Type implements Event.
+// Type implements [Event].
 func (Awaiting) Type() EventType { return EventAwaiting }
 
-// Type implements Event.
+// Type implements [Event].
 func (ConfirmationDecided) Type() EventType { return EventConfirmation }
 
-// Type implements Event.
+// Type implements [Event].
 func (UsageReported) Type() EventType { return EventUsage }
 
-// Type implements Event.
+// Type implements [Event].
 func (RunCompleted) Type() EventType { return EventRunCompleted }
 
-// Type implements Event.
+// Type implements [Event].
 func (CacheCheckpointIgnored) Type() EventType { return EventCacheCheckpointIgnored }
 
-// Run implements Event.
+// Run implements [Event].
 func (e RunStarted) Run() string { return e.RunID }
 
-// Run implements Event.
+// Run implements [Event].
 func (e Planned) Run() string { return e.RunID }
 
-// Run implements Event.
+// Run implements [Event].
 func (e ToolCallScheduled) Run() string { return e.RunID }
 
-// Run implements Event.
+// Run implements [Event].
 func (e ToolResultReceived) Run() string { return e.RunID }
 
-// Run implements Event.
+// Run implements [Event].
 func (e Awaiting) Run() string { return e.RunID }
 
-// Run implements Event.
+// Run implements [Event].
 func (e ConfirmationDecided) Run() string { return e.RunID }
 
-// Run implements Event.
+// Run implements [Event].
 func (e UsageReported) Run() string { return e.RunID }
 
-// Run implements Event.
+// Run implements [Event].
 func (e RunCompleted) Run() string { return e.RunID }
 
-// Run implements Event.
+// Run implements [Event].
 func (e CacheCheckpointIgnored) Run() string { return e.RunID }
 
 // Subscribe calls fn with every event of every run, in order per run,

@@ -13,7 +13,7 @@ import (
 )
 
 // DefaultMaxCallsPerResponse bounds the tool calls one model response may
-// carry when OutputLimits.MaxCallsPerResponse is 0.
+// carry when [OutputLimits.MaxCallsPerResponse] is 0.
 const DefaultMaxCallsPerResponse = 64
 
 // OutputLimits bounds what one model response may ask of the runtime. A
@@ -24,13 +24,13 @@ const DefaultMaxCallsPerResponse = 64
 // recorded. Zero fields take their defaults.
 type OutputLimits struct {
 	// MaxArgumentBytes bounds one call's arguments (default
-	// tools.DefaultMaxPayloadBytes, 1 MiB).
+	// [tools.DefaultMaxPayloadBytes], 1 MiB).
 	MaxArgumentBytes int
 	// MaxArgumentDepth bounds how deeply one call's arguments nest
-	// (default tools.DefaultMaxPayloadDepth, 64).
+	// (default [tools.DefaultMaxPayloadDepth], 64).
 	MaxArgumentDepth int
 	// MaxCallsPerResponse bounds the calls of one response (default
-	// DefaultMaxCallsPerResponse); a response over it runs none of them.
+	// [DefaultMaxCallsPerResponse]); a response over it runs none of them.
 	MaxCallsPerResponse int
 }
 

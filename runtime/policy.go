@@ -10,14 +10,14 @@ import (
 	"github.com/quiver-go/quiver/runtime/history"
 )
 
-// DefaultMaxRecoveryTurns is used when RunPolicy.MaxRecoveryTurns is 0.
+// DefaultMaxRecoveryTurns is used when [RunPolicy.MaxRecoveryTurns] is 0.
 const DefaultMaxRecoveryTurns = 3
 
 // NoRecoveryTurns, as MaxRecoveryTurns, allows no recovery turn at all.
 const NoRecoveryTurns = -1
 
 // DefaultFinalizerGrace is the time a final planner turn gets once the
-// run's budget is spent, when RunPolicy.FinalizerGrace is 0.
+// run's budget is spent, when [RunPolicy.FinalizerGrace] is 0.
 const DefaultFinalizerGrace = 30 * time.Second
 
 // RunPolicy is an agent's run-time constraints (seed DSL: RunPolicy).
@@ -26,14 +26,16 @@ type RunPolicy struct {
 	// free); 0 means no cap.
 	MaxToolCalls int
 	// MaxRecoveryTurns caps extra planner turns after rejected results or
-	// outputs; 0 means DefaultMaxRecoveryTurns, NoRecoveryTurns means none.
+	// outputs; 0 means [DefaultMaxRecoveryTurns], [NoRecoveryTurns] means none.
 	MaxRecoveryTurns int
-	// TimeBudget is a wall-clock budget for the run; use it or Timing.
+	// TimeBudget is a wall-clock budget for the run; use it or
+	// [RunPolicy.Timing].
 	TimeBudget time.Duration
-	// Timing sets the budget and per-attempt timeouts; use it or TimeBudget.
+	// Timing sets the budget and per-attempt timeouts; use it or
+	// [RunPolicy.TimeBudget].
 	Timing *Timing
 	// FinalizerGrace is the time the final turn gets after the budget is
-	// spent (DefaultFinalizerGrace when 0).
+	// spent ([DefaultFinalizerGrace] when 0).
 	FinalizerGrace time.Duration
 	// History trims or compresses the conversation before each planning
 	// step.
@@ -41,7 +43,7 @@ type RunPolicy struct {
 	// Cache places prompt-cache checkpoints in model requests. A
 	// checkpoint the model's adapter cannot place is ignored (never a
 	// failed request) and reported once per run by a
-	// CacheCheckpointIgnored event.
+	// [CacheCheckpointIgnored] event.
 	Cache model.CacheCheckpoints
 	// InterruptsAllowed lets the run suspend for clarification.
 	InterruptsAllowed bool

@@ -19,11 +19,11 @@ import (
 // executor value serves a toolset in process, over MCP and through
 // registry.Serve. These aliases keep the names generated code uses.
 type (
-	// ToolExecutor runs the calls of one toolset (toolcall.Executor).
+	// ToolExecutor runs the calls of one toolset ([toolcall.Executor]).
 	ToolExecutor = toolcall.Executor
-	// ToolExecutorFunc adapts a function to ToolExecutor.
+	// ToolExecutorFunc adapts a function to [ToolExecutor].
 	ToolExecutorFunc = toolcall.ExecutorFunc
-	// ToolCall is one admitted call handed to an executor (toolcall.Call).
+	// ToolCall is one admitted call handed to an executor ([toolcall.Call]).
 	ToolCall = toolcall.Call
 )
 
@@ -63,16 +63,16 @@ type toolEntry struct {
 	continued bool
 }
 
-// ErrToolsetRegistered is wrapped by RegisterToolset's error for a name
-// registered already: toolset names are unique per runtime. Generated
-// registration code matches it (errors.Is) to share a toolset between the
+// ErrToolsetRegistered is wrapped by [Runtime.RegisterToolset]'s error for a
+// name registered already: toolset names are unique per runtime. Generated
+// registration code matches it ([errors.Is]) to share a toolset between the
 // agents that consume it.
 var ErrToolsetRegistered = errors.New("runtime: toolset already registered")
 
 // RegisterToolset registers a toolset. Every spec must be valid (a
 // non-empty title included — generated code always supplies one) and
 // belong to the toolset; nothing is registered when any is not. A name
-// registered already fails with ErrToolsetRegistered alone: the specs are
+// registered already fails with [ErrToolsetRegistered] alone: the specs are
 // not examined.
 func (rt *Runtime) RegisterToolset(reg ToolsetRegistration) error {
 	rt.mu.Lock()
@@ -151,8 +151,8 @@ type AgentRegistration struct {
 	Registries []RegistryUse
 	// Policy is the run policy.
 	Policy RunPolicy
-	// ModelID or ModelClass pick the agent's model (the default class when
-	// both are empty).
+	// ModelID or [AgentRegistration.ModelClass] pick the agent's model (the
+	// default class when both are empty).
 	ModelID    string
 	ModelClass model.ModelClass
 	// MaxTokens caps each model invocation's output.
@@ -160,7 +160,7 @@ type AgentRegistration struct {
 	// Search configures discovery of deferred tools.
 	Search model.SearchSettings
 	// HistoryModel summarizes history under a compression policy; token
-	// thresholds need it to implement model.TokenCounter.
+	// thresholds need it to implement [model.TokenCounter].
 	HistoryModel model.Client
 }
 

@@ -30,7 +30,7 @@ type RegistrySourceError struct {
 	Err error
 }
 
-// The reasons of a RegistrySourceError.
+// The reasons of a [RegistrySourceError].
 const (
 	// SourceNotRegistered: no registry is connected under the source's name.
 	SourceNotRegistered = "registry_not_registered"

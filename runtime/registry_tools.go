@@ -12,9 +12,10 @@ import (
 
 // RegistryTools chooses registry sources per run: the application's scope
 // of a catalog (which tenant, which plan, which region sees what). Attach
-// it with WithRegistryTools; it applies to every agent of the runtime, on
+// it with [WithRegistryTools]; it applies to every agent of the runtime, on
 // top of the sources the agent declares. Namespaces and authorization stay
-// the application's: the runtime only reads what Resolve includes.
+// the application's: the runtime only reads what [RegistryTools.Resolve]
+// includes.
 type RegistryTools interface {
 	// Resolve includes the sources of one planning step, from what c says
 	// about the run (c.RunLabels, c.Agent). It runs in the planning
@@ -25,11 +26,11 @@ type RegistryTools interface {
 	// Allows reports whether a call accepted from source in an earlier
 	// step — one suspended for confirmation, say — may still run now. A
 	// refused call fails with source_not_allowed and nothing executes.
-	// Only calls to sources Resolve included are asked about.
+	// Only calls to sources [RegistryTools.Resolve] included are asked about.
 	Allows(ctx context.Context, c *RegistryCatalog, source RegistrySource) bool
 }
 
-// WithRegistryTools attaches app-scoped registry sources (RegistryTools)
+// WithRegistryTools attaches app-scoped registry sources ([RegistryTools])
 // to every agent of the runtime.
 func WithRegistryTools(t RegistryTools) Option {
 	return func(rt *Runtime) error {
@@ -41,7 +42,7 @@ func WithRegistryTools(t RegistryTools) Option {
 	}
 }
 
-// RegistryCatalog is what RegistryTools sees of one planning step: the
+// RegistryCatalog is what [RegistryTools] sees of one planning step: the
 // agent and the run's labels, and the sources it includes.
 type RegistryCatalog struct {
 	agent    string
@@ -56,7 +57,7 @@ func (c *RegistryCatalog) Agent() string { return c.agent }
 // RunLabels returns a copy of the run's labels.
 func (c *RegistryCatalog) RunLabels() map[string]string { return maps.Clone(c.labels) }
 
-// SourceOption refines a source RegistryTools includes.
+// SourceOption refines a source [RegistryTools] includes.
 type SourceOption func(*RegistryUse)
 
 // PinVersion fails the step unless the toolset's published version is v

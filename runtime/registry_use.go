@@ -13,13 +13,13 @@ import (
 // step that can start work, never at registration.
 type RegistryUse struct {
 	// Registry is the name the registry was connected under
-	// (RegisterRegistry).
+	// ([Runtime.RegisterRegistry]).
 	Registry string
 	// Toolset names one toolset of the registry; "" consumes every toolset
 	// the registry lists (an empty registry is valid).
 	Toolset string
-	// Version pins the published version of Toolset: a step fails when the
-	// registry publishes another one. It checks, it does not select an
+	// Version pins the published version of [RegistryUse.Toolset]: a step fails
+	// when the registry publishes another one. It checks, it does not select an
 	// older version. Named toolsets only.
 	Version string
 	// DeferAll loads the source's tools by search instead of advertising
@@ -37,27 +37,27 @@ func (u RegistryUse) String() string {
 	return fmt.Sprintf("toolset %q of registry %q", u.Toolset, u.Registry)
 }
 
-// RegistrySource is where a registry tool came from: what RegistryTools
+// RegistrySource is where a registry tool came from: what [RegistryTools]
 // decides saved calls may keep using.
 type RegistrySource struct {
-	// Registry is the registry's name (RegisterRegistry).
+	// Registry is the registry's name ([Runtime.RegisterRegistry]).
 	Registry string
 	// Toolset is the toolset the tool belongs to.
 	Toolset string
 }
 
-// ErrRegistryRegistered is wrapped by RegisterRegistry's error for a name
-// connected already.
+// ErrRegistryRegistered is wrapped by [Runtime.RegisterRegistry]'s error for
+// a name connected already.
 var ErrRegistryRegistered = errors.New("runtime: registry already registered")
 
 // RegisterRegistry connects the client of a registry under name, the name
 // agents' registry uses refer to (for generated agents, the design's
 // Registry name). Connect it before the first run of an agent using it;
 // agents may be registered before. The same name twice fails with
-// ErrRegistryRegistered.
+// [ErrRegistryRegistered].
 //
-// The client's consumer settings (registry.WithCacheTTL,
-// registry.WithSyncInterval, the federation globs) apply to every agent
+// The client's consumer settings ([registry.WithCacheTTL],
+// [registry.WithSyncInterval], the federation globs) apply to every agent
 // reading through it.
 func (rt *Runtime) RegisterRegistry(name string, client *registry.Client) error {
 	if name == "" {

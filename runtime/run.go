@@ -15,20 +15,21 @@ import (
 	"github.com/quiver-go/quiver/tools"
 )
 
-// ErrMissingLabels is wrapped by Start when run labels the agent's tools
-// need are absent or empty.
+// ErrMissingLabels is wrapped by [Runtime.Start] when run labels the
+// agent's tools need are absent or empty.
 var ErrMissingLabels = errors.New("runtime: missing required run labels")
 
 // RunInput is what a run starts from.
 type RunInput struct {
 	// SessionID groups runs into a conversation; the session's transcript
 	// is loaded before the run and saved after. Empty starts a new session
-	// named after the run (Start) or none at all (StartOneShot).
+	// named after the run ([Runtime.Start]) or none at all
+	// ([Runtime.StartOneShot]).
 	SessionID string
 	// Messages are the new messages of this turn (usually one user message).
 	// Metadata keys under "quiver." (discovery records and the like) are
 	// dropped: the runtime honours them only when it or its adapters wrote
-	// them (carry such history through SessionID instead).
+	// them (carry such history through [RunInput.SessionID] instead).
 	Messages []model.Message
 }
 
@@ -74,12 +75,12 @@ type RunOutput struct {
 	// FinalToolResult is the result that ended the run (terminal tool or
 	// planner's final tool result).
 	FinalToolResult *planner.ToolResult `json:"final_tool_result,omitempty"`
-	// Suspension is set when Status is StatusSuspended.
+	// Suspension is set when [RunOutput.Status] is [StatusSuspended].
 	Suspension *RunSuspension `json:"suspension,omitempty"`
 	// Messages are the messages this run added to the conversation.
 	Messages []model.Message `json:"messages"`
-	// Timeline and Evidence are the server data the run's tools produced,
-	// by audience (internal server data is never kept).
+	// Timeline and [RunOutput.Evidence] are the server data the run's tools
+	// produced, by audience (internal server data is never kept).
 	Timeline  []ServerDataRecord `json:"timeline,omitempty"`
 	Evidence  []ServerDataRecord `json:"evidence,omitempty"`
 	ToolCalls int                `json:"tool_calls"`
@@ -95,8 +96,9 @@ const (
 	PendingClarification PendingKind = "clarification"
 )
 
-// RunSuspension is the checkpoint a suspended run ends with. Continue
-// resumes it by run id; nothing of the run waits in memory meanwhile.
+// RunSuspension is the checkpoint a suspended run ends with.
+// [Runtime.Continue] resumes it by run id; nothing of the run waits in
+// memory meanwhile.
 type RunSuspension struct {
 	RunID   string        `json:"run_id"`
 	Pending []PendingItem `json:"pending"`
@@ -107,14 +109,15 @@ type PendingItem struct {
 	Kind   PendingKind `json:"kind"`
 	CallID string      `json:"call_id,omitempty"`
 	Tool   tools.Ident `json:"tool,omitempty"`
-	// Title and Prompt are shown to the person asked.
+	// Title and [PendingItem.Prompt] are shown to the person asked.
 	Title  string `json:"title,omitempty"`
 	Prompt string `json:"prompt"`
 	// Payload is the call's canonical payload (confirmation): exactly what
 	// the prompt renders and what runs if approved.
 	Payload json.RawMessage `json:"payload,omitempty"`
-	// PayloadDigest is tools.PayloadDigest of Payload (confirmation). A
-	// decision must carry it back: PendingItem.Approve and Deny do.
+	// PayloadDigest is [tools.PayloadDigest] of [PendingItem.Payload]
+	// (confirmation). A decision must carry it back: [PendingItem.Approve] and
+	// [PendingItem.Deny] do.
 	PayloadDigest string `json:"payload_digest,omitempty"`
 	// Fields are the missing fields (clarification).
 	Fields []string `json:"fields,omitempty"`
@@ -162,8 +165,8 @@ func (h *RunHandle) Cancel(ctx context.Context) error { return h.h.Cancel(ctx) }
 // Start starts a run of agent and returns at once. It fails before
 // anything runs — no model request made — when required run labels are
 // missing, naming all of them, and when the agent defers tools its model
-// cannot search (model.CheckSearch: the same check RegisterAgent makes
-// when the model is known then) or no model is registered for it.
+// cannot search ([model.CheckSearch]: the same check [Runtime.RegisterAgent]
+// makes when the model is known then) or no model is registered for it.
 func (rt *Runtime) Start(ctx context.Context, agent string, in RunInput, opts ...RunOption) (*RunHandle, error) {
 	return rt.start(ctx, agent, in, false, opts)
 }

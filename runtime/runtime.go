@@ -44,7 +44,7 @@ type Runtime struct {
 	ids      idSource
 }
 
-// Option configures a Runtime.
+// Option configures a [Runtime].
 type Option func(*Runtime) error
 
 // WithEngine runs agents on e instead of the in-memory engine.
@@ -120,7 +120,7 @@ func WithSessionStore(s SessionStore) Option {
 	}
 }
 
-// New returns a runtime on the in-memory engine unless WithEngine says
+// New returns a runtime on the in-memory engine unless [WithEngine] says
 // otherwise.
 func New(opts ...Option) (*Runtime, error) {
 	rt := &Runtime{

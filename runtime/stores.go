@@ -20,7 +20,7 @@ type SessionStore interface {
 	Save(ctx context.Context, sessionID string, msgs []model.Message) error
 }
 
-// MemorySessionStore is the default SessionStore, in memory.
+// MemorySessionStore is the default [SessionStore], in memory.
 type MemorySessionStore struct {
 	mu       sync.Mutex
 	sessions map[string][]model.Message
@@ -31,14 +31,14 @@ func NewMemorySessionStore() *MemorySessionStore {
 	return &MemorySessionStore{sessions: make(map[string][]model.Message)}
 }
 
-// Load implements SessionStore.
+// Load implements [SessionStore].
 func (s *MemorySessionStore) Load(_ context.Context, id string) ([]model.Message, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return model.CloneMessages(s.sessions[id]), nil
 }
 
-// Save implements SessionStore.
+// Save implements [SessionStore].
 func (s *MemorySessionStore) Save(_ context.Context, id string, msgs []model.Message) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()

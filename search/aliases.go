@@ -7,7 +7,7 @@ import (
 
 // WithAliases returns a copy of d that also answers to the given names in
 // the name tiers, with their terms added to the name field — as if they had
-// been in Source.Aliases. Empty names, d.Name and aliases d already has are
+// been in [Source.Aliases]. Empty names, d.Name and aliases d already has are
 // skipped. Catalogs use it to add the wire names they assign at run time to
 // documents computed at generation time.
 func (d Document) WithAliases(aliases ...string) Document {

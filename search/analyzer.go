@@ -7,8 +7,8 @@ import (
 	"github.com/kljensen/snowball/english"
 )
 
-// AnalyzerVersion names the analyzer that produced a Document's terms. An
-// Index refuses documents built by another version: stale generated code must
+// AnalyzerVersion names the analyzer that produced a [Document]'s terms. An
+// [Index] refuses documents built by another version: stale generated code must
 // be regenerated rather than silently mis-ranked.
 const AnalyzerVersion = "quiver-en-1"
 

@@ -75,7 +75,7 @@ func (b *Baseline) Add(name, description string) error {
 	return nil
 }
 
-// Search returns at most limit hits (DefaultLimit when limit <= 0), by
+// Search returns at most limit hits ([DefaultLimit] when limit <= 0), by
 // score then name.
 func (b *Baseline) Search(query string, limit int) []Hit {
 	if limit <= 0 {

@@ -4,9 +4,9 @@
 // with.
 //
 // It owns the analyzer that turns tool text and queries into terms, the
-// Document that records one tool's per-field term counts (computed at
+// [Document] that records one tool's per-field term counts (computed at
 // generation time for compiled tools and by contract.Compile for runtime
-// tools), and the Index that ranks documents for a query with BM25F.
+// tools), and the [Index] that ranks documents for a query with BM25F.
 //
 // Invariants:
 //   - A query equal to a tool's name (its key, or any alias such as the wire
@@ -14,11 +14,11 @@
 //     matches; then separator-folded ones (startExport ~ start_export); then
 //     scored hits.
 //   - Results are deterministic: tier, then score (descending), then name.
-//   - An Index accepts concurrent readers while one writer adds, replaces or
+//   - An [Index] accepts concurrent readers while one writer adds, replaces or
 //     removes documents; no write requires a rebuild.
 //   - Documents are validated when they enter an Index and must have been
 //     built by the same analyzer version the Index uses.
 //
-// Baseline is a plain Okapi BM25 ranker, defined exactly, kept to measure the
+// [Baseline] is a plain Okapi BM25 ranker, defined exactly, kept to measure the
 // default ranker against.
 package search

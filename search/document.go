@@ -18,31 +18,31 @@ type TermCount struct {
 }
 
 // FieldTerms is one field's terms, sorted by term, with its length in terms
-// (stop words excluded). Length equals the sum of Counts.
+// (stop words excluded). [FieldTerms.Length] equals the sum of Counts.
 type FieldTerms struct {
 	Terms  []TermCount
 	Length uint32
 }
 
-// Document is one tool as the Index sees it: its names and per-field term
+// Document is one tool as the [Index] sees it: its names and per-field term
 // counts. It is small, plain data so generated code can emit it as a Go
-// literal (see GoString), and is validated when it enters an Index.
+// literal (see [Document.GoString]), and is validated when it enters an Index.
 type Document struct {
-	// Analyzer is the AnalyzerVersion that produced the terms.
+	// Analyzer is the [AnalyzerVersion] that produced the terms.
 	Analyzer string
 	// Name is the unique key reported in hits.
 	Name string
 	// Aliases are other exact names the name tiers match.
 	Aliases []string
-	// Fields holds the per-field terms, indexed by Field.
+	// Fields holds the per-field terms, indexed by [Field].
 	Fields [NumFields]FieldTerms
 }
 
-// ErrInvalidDocument is wrapped by every Document validation error.
+// ErrInvalidDocument is wrapped by every [Document] validation error.
 var ErrInvalidDocument = errors.New("search: invalid document")
 
 // NewDocument analyzes src with the default analyzer. To build many
-// documents, a DocumentBuilder is faster.
+// documents, a [DocumentBuilder] is faster.
 func NewDocument(src Source) Document {
 	return build(src, nil)
 }
@@ -55,7 +55,7 @@ type DocumentBuilder struct {
 	stems stemCache
 }
 
-// NewDocumentBuilder returns an empty DocumentBuilder.
+// NewDocumentBuilder returns an empty [DocumentBuilder].
 func NewDocumentBuilder() *DocumentBuilder { return &DocumentBuilder{} }
 
 // Build analyzes src; the result equals NewDocument(src).

@@ -8,13 +8,13 @@ import (
 	"sync"
 )
 
-// ErrDuplicate is returned by Index.Add for a name already indexed.
+// ErrDuplicate is returned by [Index.Add] for a name already indexed.
 var ErrDuplicate = errors.New("search: duplicate document name")
 
 // Index ranks tool documents with BM25F and the name tiers (see the package
-// documentation). The zero value is not usable; call NewIndex. It is safe for
-// concurrent use: any number of Search calls run alongside one writer, and
-// documents are added, replaced and removed in place, without a rebuild.
+// documentation). The zero value is not usable; call [NewIndex]. It is safe for
+// concurrent use: any number of [Index.Search] calls run alongside one writer,
+// and documents are added, replaced and removed in place, without a rebuild.
 type Index struct {
 	params Params
 

@@ -9,7 +9,7 @@ import (
 // DefaultLimit is the number of hits Search returns when limit is not positive.
 const DefaultLimit = 10
 
-// Params are the BM25F parameters of an Index.
+// Params are the BM25F parameters of an [Index].
 type Params struct {
 	// K1 controls term-frequency saturation (> 0).
 	K1 float64

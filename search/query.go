@@ -24,7 +24,7 @@ type candidate struct {
 	tier  Tier
 }
 
-// Search returns at most limit hits (DefaultLimit when limit <= 0): first the
+// Search returns at most limit hits ([DefaultLimit] when limit <= 0): first the
 // documents whose names equal the query (exact, then case-folded, then
 // separator-folded), then the documents sharing terms with the query by BM25F
 // score; ties break by name. Each unique query term counts once.

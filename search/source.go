@@ -5,7 +5,7 @@ import "strconv"
 // Field identifies one indexed part of a tool.
 type Field uint8
 
-// The indexed fields of a tool, in the order Document.Fields stores them.
+// The indexed fields of a tool, in the order [Document.Fields] stores them.
 const (
 	// FieldName holds the tool's names: its key and aliases, split as
 	// identifiers (startExport → start, export).
@@ -34,10 +34,10 @@ func (f Field) String() string {
 	return "field(" + strconv.Itoa(int(f)) + ")"
 }
 
-// Source is the text of one tool, as given to NewDocument.
+// Source is the text of one tool, as given to [NewDocument].
 type Source struct {
 	// Name is the key hits report: a tool ident, a wire name or a catalog
-	// name. It must be unique within an Index.
+	// name. It must be unique within an [Index].
 	Name string
 	// Aliases are other names the name tiers match exactly (for example the
 	// wire name and the bare tool name of an ident). They are indexed in

@@ -15,7 +15,7 @@ import (
 // truncated, total (when set), refinement_hint (when set) and the next
 // cursor (when set and spec declares a direct cursor contract: Cursor or
 // NextCursor without ContinueWith), under spec.NextCursor or
-// tools.BoundsFieldNextCursor. With ContinueWith the cursor stays with the
+// [tools.BoundsFieldNextCursor]. With ContinueWith the cursor stays with the
 // caller and is not projected; with a nil spec neither.
 //
 // A result that is not a JSON object is wrapped as
@@ -98,7 +98,7 @@ func resultCursorField(spec *tools.BoundsSpec) string {
 // and returns the result without them: "returned" (required), "truncated",
 // "total", "refinement_hint", and the cursor in "next_cursor" or the field
 // the spec's NextCursor names. A result without them is a missing_bounds
-// failure. WithBoundsFields is its inverse.
+// failure. [WithBoundsFields] is its inverse.
 func BoundsFromResult(spec tools.ToolSpec, result json.RawMessage) *Result {
 	ms, err := jsonobj.Members(bytes.TrimSpace(result))
 	if err != nil {
@@ -131,7 +131,7 @@ func BoundsFromResult(spec tools.ToolSpec, result json.RawMessage) *Result {
 
 // WithBoundsFields writes b into result's canonical bounds fields, the
 // cursor included (under the spec's NextCursor or "next_cursor"), so that
-// BoundsFromResult reads b back: how a registry provider carries the
+// [BoundsFromResult] reads b back: how a registry provider carries the
 // bounds its executor returned beside the result. A result that is not a
 // JSON object is wrapped as {"result": <value>, …}.
 func WithBoundsFields(spec tools.ToolSpec, result json.RawMessage, b Bounds) (json.RawMessage, error) {

@@ -15,10 +15,10 @@ type Call struct {
 	Ident tools.Ident
 	// Spec is the contract the call was admitted with.
 	Spec tools.ToolSpec
-	// Payload is the call's canonical payload (Canonicalize), validated
+	// Payload is the call's canonical payload ([Canonicalize]), validated
 	// against the tool's schema: exactly what a confirmation prompt
-	// showed. It holds no injected field; Decode, generated Decode
-	// functions and InjectedPayload add them.
+	// showed. It holds no injected field; [Call.Decode], generated Decode
+	// functions and [Call.InjectedPayload] add them.
 	Payload json.RawMessage
 	// Meta identifies the run and call.
 	Meta tools.CallMeta
@@ -32,16 +32,16 @@ type Call struct {
 
 // Forwarded returns a call whose payload arrived with its injected fields
 // filled in already — a registry provider receives what the consumer's
-// pipeline injected — so InjectedPayload and Decode return it as is
-// instead of injecting again from Meta and Labels the provider does not
-// have.
+// pipeline injected — so [Call.InjectedPayload] and [Call.Decode] return
+// it as is instead of injecting again from Meta and Labels the provider
+// does not have.
 func Forwarded(ident tools.Ident, spec tools.ToolSpec, payload json.RawMessage, meta tools.CallMeta) *Call {
 	return &Call{Ident: ident, Spec: spec, Payload: payload, Meta: meta, injected: payload}
 }
 
-// InjectedPayload returns Payload with the injected fields filled in from
-// Meta and Labels: the JSON to forward when the executor hands the call on
-// as is.
+// InjectedPayload returns [Call.Payload] with the injected fields filled in
+// from [Call.Meta] and [Call.Labels]: the JSON to forward when the executor
+// hands the call on as is.
 func (c *Call) InjectedPayload() (json.RawMessage, error) {
 	if c.injected != nil {
 		return slices.Clone(c.injected), nil
@@ -54,7 +54,7 @@ func (c *Call) InjectedPayload() (json.RawMessage, error) {
 }
 
 // Decode unmarshals the payload, injected fields included, into v,
-// matching keys exactly (tools.Unmarshal): a struct field matches only its
+// matching keys exactly ([tools.Unmarshal]): a struct field matches only its
 // json tag's name, or its exact Go name when untagged (Cursor does not
 // match "cursor": tag fields with their JSON names). The payload was
 // canonicalized and validated before the executor ran and injection
@@ -75,15 +75,15 @@ func (c *Call) Decode(v any) error {
 // server and behind a registry provider (registry.Serve) alike.
 //
 // A failure the model should read with a particular kind is returned
-// either as Result.Failure or as an error wrapping a *Failure (Fail); any
-// other error is a KindToolError failure whose message quotes it. An
+// either as [Result.Failure] or as an error wrapping a *Failure ([Fail]); any
+// other error is a [KindToolError] failure whose message quotes it. An
 // error while ctx is done is the caller's cancellation, not the tool's
 // failure.
 type Executor interface {
 	Execute(ctx context.Context, call *Call) (*Result, error)
 }
 
-// ExecutorFunc adapts a function to Executor.
+// ExecutorFunc adapts a function to [Executor].
 type ExecutorFunc func(ctx context.Context, call *Call) (*Result, error)
 
 // Execute calls f.

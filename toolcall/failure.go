@@ -10,7 +10,7 @@ import (
 // a failure's JSON) beside advice that differs per kind, so code matches
 // failures by Kind, never by message text. The kinds below are the ones
 // Quiver produces; a toolset may define its own (a kind is lower snake
-// case: ValidKind).
+// case: [ValidKind]).
 type Kind string
 
 // The failure kinds of one tool call.
@@ -122,8 +122,8 @@ func (r Recovery) Valid() bool {
 }
 
 // Failure is a failed call, with the message the model reads. It is an
-// error: an executor returns one (Fail) to fail a call with a kind, and
-// errors.As finds it through wrapping.
+// error: an executor returns one ([Fail]) to fail a call with a kind, and
+// [errors.As] finds it through wrapping.
 type Failure struct {
 	// Code is the failure's kind.
 	Code     Kind     `json:"code"`
@@ -132,7 +132,7 @@ type Failure struct {
 }
 
 // Fail returns a failure of kind with the message the model reads and the
-// recovery it asks for (RecoveryReplan when empty).
+// recovery it asks for ([RecoveryReplan] when empty).
 func Fail(kind Kind, recovery Recovery, format string, args ...any) *Failure {
 	if recovery == "" {
 		recovery = RecoveryReplan

@@ -13,7 +13,7 @@ import (
 type Options struct {
 	// RunMissing runs a call whose payload lacks only required fields (the
 	// runtime's OnMissingFields("resume")). Otherwise such a call is
-	// answered with MissingFields and Outcome.Missing lists the fields, so
+	// answered with [MissingFields] and [Outcome.Missing] lists the fields, so
 	// the runtime can ask a person for them.
 	RunMissing bool
 	// PartnerCursorHeld is set when the tool is another tool's
@@ -38,11 +38,11 @@ type Outcome struct {
 	// Bounds are a bounded result's bounds as the executor reported them.
 	Bounds *Bounds `json:"bounds,omitempty"`
 	// ServerData are the server-only outputs, audiences resolved
-	// (RouteServerData): never part of the answer.
+	// ([RouteServerData]): never part of the answer.
 	ServerData []ServerData `json:"server_data,omitempty"`
 	// DisplayHint is the executor's own display hint, if any.
 	DisplayHint string `json:"display_hint,omitempty"`
-	// Missing lists the required fields a payload lacks (KindMissingFields).
+	// Missing lists the required fields a payload lacks ([KindMissingFields]).
 	Missing []string `json:"missing,omitempty"`
 	// Ran reports whether the executor was invoked.
 	Ran bool `json:"ran,omitempty"`
@@ -63,9 +63,9 @@ func Failed(f *Failure) Outcome { return Outcome{Failure: f} }
 // Run runs one call through the pipeline: validate the payload, inject
 // the fields the caller fills, run the executor, validate the result,
 // project its bounds, keep server data out of the answer. call.Payload is
-// the canonical payload (Canonicalize). The error is ctx's when the
+// the canonical payload ([Canonicalize]). The error is ctx's when the
 // caller's context ended while the executor ran; every other problem is
-// the outcome's Failure.
+// the outcome's [Failure].
 func Run(ctx context.Context, exec Executor, call *Call, opts Options) (Outcome, error) {
 	payload, missing, f := CheckPayload(call.Spec, call.Payload, opts.RunMissing)
 	if f != nil {
@@ -92,7 +92,7 @@ func Run(ctx context.Context, exec Executor, call *Call, opts Options) (Outcome,
 }
 
 // Canonicalize parses the model's arguments once into the canonical
-// payload (tools.CanonicalPayload) within limits (zero fields: defaults);
+// payload ([tools.CanonicalPayload]) within limits (zero fields: defaults);
 // refused arguments get the failure the model reads.
 func Canonicalize(spec tools.ToolSpec, arguments json.RawMessage, limits tools.PayloadLimits) (json.RawMessage, *Failure) {
 	payload, err := tools.CanonicalPayload(spec, arguments, limits)
@@ -104,8 +104,8 @@ func Canonicalize(spec tools.ToolSpec, arguments json.RawMessage, limits tools.P
 
 // CheckPayload validates a canonical payload against the tool's schema
 // (an empty payload is {}). A payload lacking only required fields is
-// answered with MissingFields and the fields' paths unless runMissing;
-// any other violation with InvalidPayload.
+// answered with [MissingFields] and the fields' paths unless runMissing;
+// any other violation with [InvalidPayload].
 func CheckPayload(spec tools.ToolSpec, payload json.RawMessage, runMissing bool) (json.RawMessage, []string, *Failure) {
 	if len(payload) == 0 {
 		payload = json.RawMessage(`{}`)
@@ -127,7 +127,8 @@ func CheckPayload(spec tools.ToolSpec, payload json.RawMessage, runMissing bool)
 }
 
 // Inject fills call's injected fields from its Meta and Labels once, so
-// InjectedPayload and Decode hand the executor the same bytes.
+// [Call.InjectedPayload] and [Call.Decode] hand the executor the same
+// bytes.
 func Inject(call *Call) *Failure {
 	if call.injected != nil {
 		return nil
@@ -141,9 +142,9 @@ func Inject(call *Call) *Failure {
 }
 
 // Shape turns an executor's result into the outcome: a failure keeps its
-// kind (RecoveryReplan when it gave none); a result is validated against
+// kind ([RecoveryReplan] when it gave none); a result is validated against
 // the tool's contract, a bounded one must carry bounds — in
-// Result.Bounds, or in the result's canonical fields (BoundsFromResult) —
+// [Result.Bounds], or in the result's canonical fields ([BoundsFromResult]) —
 // which are projected into what the model sees; server data is routed and kept out
 // of the answer. It runs nothing, so a caller can apply it to any answer
 // that must meet a tool's contract (a child run's, for instance).

@@ -12,7 +12,7 @@ type Result struct {
 	// Result is the result JSON (before bounds projection).
 	Result json.RawMessage `json:"result,omitempty"`
 	// Bounds must be set by a successful bounded tool (or written in the
-	// result's canonical fields: BoundsFromResult).
+	// result's canonical fields: [BoundsFromResult]).
 	Bounds *Bounds `json:"bounds,omitempty"`
 	// ServerData are server-only outputs; they never reach a model.
 	ServerData []ServerData `json:"server_data,omitempty"`

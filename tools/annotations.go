@@ -70,8 +70,9 @@ type BoundsSpec struct {
 	// Cursor is the payload field carrying the opaque next-page cursor, or "".
 	Cursor string `json:"cursor,omitempty"`
 	// NextCursor is the projected result field holding the next page's
-	// cursor for a direct Cursor contract (usually BoundsFieldNextCursor), or
-	// "". It requires Cursor and excludes ContinueWith.
+	// cursor for a direct [BoundsSpec.Cursor] contract (usually
+	// [BoundsFieldNextCursor]), or "". It requires Cursor and excludes
+	// [BoundsSpec.ContinueWith].
 	NextCursor string `json:"next_cursor,omitempty"`
 	// ContinueWith is the bare name of a tool in the same toolset that
 	// continues the listing: the runtime keeps the cursor and offers that
@@ -107,7 +108,7 @@ func (b BoundsSpec) problems() []string {
 
 // ConfirmationSpec requires explicit out-of-band approval before a tool runs.
 // Both templates are Go text/template strings over the payload's JSON names
-// ({{ .key }}), executed with missingkey=error and TemplateFuncs.
+// ({{ .key }}), executed with missingkey=error and [TemplateFuncs].
 type ConfirmationSpec struct {
 	// Title is the approval request's title.
 	Title string `json:"title,omitempty"`
@@ -144,9 +145,9 @@ func (e Exposure) Valid() bool {
 	return false
 }
 
-// Rank orders the client tiers: 1 for ExposureReadOnly, 2 for
-// ExposureStaging, 3 for ExposureFull, and 0 for anything that is not a
-// tier a client can hold (ExposureExcluded, the zero value, unknown
+// Rank orders the client tiers: 1 for [ExposureReadOnly], 2 for
+// [ExposureStaging], 3 for [ExposureFull], and 0 for anything that is not a
+// tier a client can hold ([ExposureExcluded], the zero value, unknown
 // text). A higher tier is served everything a lower one is; use Rank to
 // tell a tier from a non-tier (Rank() > 0) and to pick the lowest or
 // highest of several tiers. It is the only place the order is written.

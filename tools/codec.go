@@ -13,16 +13,17 @@ type Codec[T any] interface {
 	FromJSON(data []byte) (T, error)
 }
 
-// JSONCodec is a Codec that validates against a TypeSpec: FromJSON checks the
-// schema before unmarshalling, so a model gets every violation at once, and
-// ToJSON checks the encoded value, so a result that breaks its own schema is
-// an error rather than a surprise downstream.
+// JSONCodec is a [Codec] that validates against a [TypeSpec]:
+// [JSONCodec.FromJSON] checks the schema before unmarshalling, so a model gets
+// every violation at once, and [JSONCodec.ToJSON] checks the encoded value, so
+// a result that breaks its own schema is an error rather than a surprise
+// downstream.
 type JSONCodec[T any] struct {
 	// Type is the schema the codec validates against.
 	Type TypeSpec
 }
 
-// NewJSONCodec returns a JSONCodec validating against t.
+// NewJSONCodec returns a [JSONCodec] validating against t.
 func NewJSONCodec[T any](t TypeSpec) JSONCodec[T] { return JSONCodec[T]{Type: t} }
 
 // ToJSON marshals v with encoding/json and validates the result. Violations
@@ -39,8 +40,8 @@ func (c JSONCodec[T]) ToJSON(v T) ([]byte, error) {
 }
 
 // FromJSON validates data against the schema, then unmarshals it into a T
-// with Unmarshal: keys match fields exactly, duplicates are refused, and
-// numbers stay json.Number where T holds them as any. Violations are
+// with [Unmarshal]: keys match fields exactly, duplicates are refused, and
+// numbers stay [json.Number] where T holds them as any. Violations are
 // returned as a *ValidationError wrapped with the type's name.
 func (c JSONCodec[T]) FromJSON(data []byte) (T, error) {
 	var v T

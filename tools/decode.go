@@ -32,7 +32,7 @@ func (e *InjectionError) Error() string {
 // fields read straight from the call metadata (an empty value, such as no
 // parent call in a top-level run, is the field's value), label fields from
 // the run labels, validated with the field's own schema. payload should be
-// canonical (CanonicalPayload), which refuses a model-supplied injected
+// canonical ([CanonicalPayload]), which refuses a model-supplied injected
 // field; any such value left in it is overwritten. payload must be a JSON
 // object when the spec injects anything. Failures are *InjectionError
 // values.
@@ -65,11 +65,11 @@ func InjectFields(spec ToolSpec, payload json.RawMessage, meta CallMeta, labels 
 }
 
 // Decode is how an executor reads a call's payload: it canonicalizes the
-// payload (CanonicalPayload with default limits: duplicate keys, case and
+// payload ([CanonicalPayload] with default limits: duplicate keys, case and
 // Unicode-folding variants of declared properties, and injected fields sent
 // by the caller are refused), validates it against the spec's model-facing
 // schema, fills the injected fields from meta and labels, and unmarshals
-// the result into P matching keys exactly (Unmarshal). Composing these in
+// the result into P matching keys exactly ([Unmarshal]). Composing these in
 // one call means injection can never be skipped or overridden; generated
 // Decode functions call it with their typed payload.
 func Decode[P any](spec ToolSpec, payload json.RawMessage, meta CallMeta, labels map[string]string) (P, error) {

@@ -27,7 +27,7 @@ var exactOptions = jsonv2.WithUnmarshalers(jsonv2.UnmarshalFromFunc(func(dec *js
 // Unmarshal decodes data into v, which must be a non-nil pointer, matching
 // object keys to struct fields exactly (case-sensitive, no Unicode
 // folding) and refusing duplicate keys and invalid UTF-8. Numbers decoded
-// into an any keep their text as json.Number. Decode, JSONCodec.FromJSON
+// into an any keep their text as [json.Number]. [Decode], [JSONCodec.FromJSON]
 // and the runtime's ToolCall.Decode all read payloads through it.
 func Unmarshal(data []byte, v any) error {
 	if err := jsonv2.Unmarshal(data, v, exactOptions); err != nil {

@@ -8,18 +8,18 @@ import (
 	"unicode/utf8"
 )
 
-// ErrInvalidIdent is wrapped by every error about a malformed Ident.
+// ErrInvalidIdent is wrapped by every error about a malformed [Ident].
 var ErrInvalidIdent = errors.New("tools: invalid ident")
 
 // Ident names a tool globally as "<toolset>.<tool>", for example
 // "docs.search.query" (toolset "docs.search", tool "query"). Toolset names may
 // contain dots and tool names may not, so an ident splits at its last dot.
 // Everything but model-facing text uses idents; models read wire names (see
-// WireNames).
+// [WireNames]).
 type Ident string
 
-// IdentError reports why a string is not a valid Ident. It matches
-// ErrInvalidIdent with errors.Is.
+// IdentError reports why a string is not a valid [Ident]. It matches
+// [ErrInvalidIdent] with [errors.Is].
 type IdentError struct {
 	// Ident is the rejected text.
 	Ident string
@@ -32,11 +32,11 @@ func (e *IdentError) Error() string {
 	return fmt.Sprintf("tools: ident %q: %s", e.Ident, strings.Join(e.Problems, "; "))
 }
 
-// Is reports whether target is ErrInvalidIdent.
+// Is reports whether target is [ErrInvalidIdent].
 func (e *IdentError) Is(target error) bool { return target == ErrInvalidIdent }
 
-// NewIdent joins a toolset name and a tool name into an Ident and validates
-// it. Unlike ParseIdent it rejects a tool name containing a dot instead of
+// NewIdent joins a toolset name and a tool name into an [Ident] and validates
+// it. Unlike [ParseIdent] it rejects a tool name containing a dot instead of
 // splitting it.
 func NewIdent(toolset, tool string) (Ident, error) {
 	id := JoinIdent(toolset, tool)
@@ -46,15 +46,15 @@ func NewIdent(toolset, tool string) (Ident, error) {
 	return id, nil
 }
 
-// JoinIdent joins a toolset name and a tool name into an Ident without
+// JoinIdent joins a toolset name and a tool name into an [Ident] without
 // validating them: it is the one place an ident is spelled
 // "<toolset>.<tool>". Use it where the parts were validated already (an
 // expression of a design that validated, a call the registry accepted), or
 // where an ident is needed for a message about parts that may be wrong;
-// use NewIdent to validate, or Validate the result later.
+// use [NewIdent] to validate, or Validate the result later.
 func JoinIdent(toolset, tool string) Ident { return Ident(toolset + "." + tool) }
 
-// ParseIdent validates s as an Ident, splitting it at its last dot.
+// ParseIdent validates s as an [Ident], splitting it at its last dot.
 func ParseIdent(s string) (Ident, error) {
 	id := Ident(s)
 	if err := id.Validate(); err != nil {

@@ -17,10 +17,10 @@ const (
 	InjectLabel InjectSource = "label"
 )
 
-// MetaField names one CallMeta field.
+// MetaField names one [CallMeta] field.
 type MetaField string
 
-// The CallMeta fields a meta-backed injected field can read.
+// The [CallMeta] fields a meta-backed injected field can read.
 const (
 	MetaRunID            MetaField = "run_id"
 	MetaSessionID        MetaField = "session_id"
@@ -49,7 +49,8 @@ type InjectedField struct {
 	Name string
 	// Source says where the value comes from.
 	Source InjectSource
-	// Meta is the CallMeta field read when Source is InjectMeta; "" otherwise.
+	// Meta is the [CallMeta] field read when [InjectedField.Source] is
+	// [InjectMeta]; "" otherwise.
 	Meta MetaField
 	// Schema is the field's own schema (a string schema), used to validate a
 	// label's value; zero when the generator validates in code.
@@ -66,7 +67,7 @@ func (f InjectedField) Clone() InjectedField {
 // whose Go form (its words, split at '_', '-', '.', spaces and case changes,
 // compared case-insensitively) is RunID, SessionID, TurnID, ToolCallID or
 // ParentToolCallID is meta-backed — run_id, runId, RunID all read
-// CallMeta.RunID; any other name is label-backed, keyed by the name as is.
+// [CallMeta.RunID]; any other name is label-backed, keyed by the name as is.
 func ClassifyInjected(name string) InjectedField {
 	w := strings.Join(nameWords(name), " ")
 	for _, m := range metaWords {
@@ -114,7 +115,7 @@ func nameWords(name string) []string {
 	return words
 }
 
-// Value returns the field's value for one call: the CallMeta field for a
+// Value returns the field's value for one call: the [CallMeta] field for a
 // meta-backed field, the run label for a label-backed one. ok is false when
 // the value is missing or empty.
 func (f InjectedField) Value(meta CallMeta, labels map[string]string) (string, bool) {
@@ -145,7 +146,7 @@ type CallMeta struct {
 }
 
 // Field returns the value a meta-backed injected field named name receives
-// (see ClassifyInjected). ok is false when name is label-backed.
+// (see [ClassifyInjected]). ok is false when name is label-backed.
 func (m CallMeta) Field(name string) (string, bool) {
 	f := ClassifyInjected(name)
 	if f.Source != InjectMeta {

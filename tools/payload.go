@@ -10,7 +10,7 @@ import (
 )
 
 // Default bounds of one call's arguments as a model wrote them (see
-// PayloadLimits). They are far above what any tool contract needs and far
+// [PayloadLimits]). They are far above what any tool contract needs and far
 // below what would cost real memory or time.
 const (
 	// DefaultMaxPayloadBytes bounds a payload's encoded size: 1 MiB.
@@ -20,7 +20,7 @@ const (
 )
 
 // PayloadLimits bounds one call's arguments as a model wrote them. A zero
-// field takes its default (DefaultMaxPayloadBytes, DefaultMaxPayloadDepth).
+// field takes its default ([DefaultMaxPayloadBytes], [DefaultMaxPayloadDepth]).
 type PayloadLimits struct {
 	// MaxBytes bounds the payload's size in bytes.
 	MaxBytes int `json:"max_bytes,omitempty"`
@@ -40,14 +40,14 @@ func (l PayloadLimits) WithDefaults() PayloadLimits {
 	return l
 }
 
-// ErrInvalidPayload is matched (errors.Is) by every *PayloadError.
+// ErrInvalidPayload is matched ([errors.Is]) by every *PayloadError.
 var ErrInvalidPayload = errors.New("tools: invalid payload")
 
 // PayloadProblemKind says why a payload was refused before its schema was
 // checked.
 type PayloadProblemKind string
 
-// The payload problems CanonicalPayload reports.
+// The payload problems [CanonicalPayload] reports.
 const (
 	// PayloadTooLarge: the payload exceeds PayloadLimits.MaxBytes.
 	PayloadTooLarge PayloadProblemKind = "too_large"
@@ -71,7 +71,7 @@ const (
 type PayloadProblem struct {
 	// Kind classifies the problem.
 	Kind PayloadProblemKind
-	// Path locates it, in ValidationError's notation ("" for the root).
+	// Path locates it, in [ValidationError]'s notation ("" for the root).
 	Path string
 	// Message says what to fix. It names keys and limits, never values.
 	Message string
@@ -82,7 +82,7 @@ func (p PayloadProblem) String() string {
 	return Violation{Path: p.Path, Message: p.Message}.String()
 }
 
-// PayloadError reports a payload refused by CanonicalPayload: every key
+// PayloadError reports a payload refused by [CanonicalPayload]: every key
 // problem at once, or the one structural problem (size, depth, syntax) that
 // stopped parsing. Its message is written for the model that sent the call.
 type PayloadError struct {
@@ -101,7 +101,7 @@ func (e *PayloadError) Error() string {
 	return fmt.Sprintf("tools: invalid payload for %s:\n%s", e.Tool, strings.Join(lines, "\n"))
 }
 
-// Is reports whether target is ErrInvalidPayload.
+// Is reports whether target is [ErrInvalidPayload].
 func (e *PayloadError) Is(target error) bool { return target == ErrInvalidPayload }
 
 // Has reports whether any problem is of kind k.
@@ -118,7 +118,7 @@ func (e *PayloadError) Has(k PayloadProblemKind) bool {
 // returns its canonical encoding: compact, object keys sorted, strings
 // re-escaped, numbers exactly as written. It is the one form that
 // confirmation prompts render, that runtimes record and hand to executors,
-// and that Decode reads. An empty payload is the empty object.
+// and that [Decode] reads. An empty payload is the empty object.
 //
 // It refuses, as a *PayloadError, a payload that
 //   - exceeds limits (size is checked before any parsing);
@@ -151,7 +151,7 @@ func CanonicalPayload(spec ToolSpec, payload []byte, limits PayloadLimits) (json
 }
 
 // CanonicalJSON returns the canonical encoding of one JSON value — the
-// form CanonicalPayload gives payloads — without reading any contract:
+// form [CanonicalPayload] gives payloads — without reading any contract:
 // compact, object keys sorted, strings re-escaped, numbers exactly as
 // written. It refuses what CanonicalPayload refuses before it reads the
 // contract (limits, syntax, invalid UTF-8, a key named twice in one
@@ -182,7 +182,7 @@ func parseBounded(tool Ident, data []byte, limits PayloadLimits) (any, error) {
 // then its nesting depth by a scan that allocates nothing. It is what a
 // runtime applies to a model's response before keeping any of it, so a
 // hostile argument costs one pass over bytes already received. Failures are
-// *PayloadError values of kind PayloadTooLarge or PayloadTooDeep.
+// *PayloadError values of kind [PayloadTooLarge] or [PayloadTooDeep].
 func BoundPayload(tool Ident, payload []byte, limits PayloadLimits) error {
 	limits = limits.WithDefaults()
 	if len(payload) > limits.MaxBytes {

@@ -143,7 +143,7 @@ func (cs *compiledSchema) allowedProperties(location string) []string {
 	return names
 }
 
-// SchemaProperty describes one top-level property of a TypeSpec's schema.
+// SchemaProperty describes one top-level property of a [TypeSpec]'s schema.
 type SchemaProperty struct {
 	// Declared reports whether the root schema (after following "$ref")
 	// declares the property.
@@ -156,7 +156,7 @@ type SchemaProperty struct {
 }
 
 // Property describes the top-level property name of t's schema, following
-// "$ref" chains from the root. It reports Declared false for a TypeSpec
+// "$ref" chains from the root. It reports Declared false for a [TypeSpec]
 // without a compiled schema.
 func (t TypeSpec) Property(name string) SchemaProperty {
 	if t.compiled == nil {

@@ -11,7 +11,7 @@ import (
 
 // ToolSpec is one tool's complete contract, as generated from a design or
 // compiled from a runtime declaration by contract.Compile. Generated and
-// compiled functions return fresh copies; use Clone to hand one on.
+// compiled functions return fresh copies; use [ToolSpec.Clone] to hand one on.
 type ToolSpec struct {
 	// Name is the tool's ident.
 	Name Ident
@@ -22,7 +22,7 @@ type ToolSpec struct {
 	// Description tells the model what the tool does.
 	Description string
 	// Tags are flat labels for policy filtering, the toolset's tags first
-	// (see InheritTags).
+	// (see [InheritTags]).
 	Tags []string
 	// Meta holds inert, named design annotations; whoever reads a key owns
 	// its meaning.
@@ -49,7 +49,8 @@ type ToolSpec struct {
 	// planner turn. A terminal tool is also bookkeeping.
 	TerminalRun bool
 	// Bookkeeping exempts the tool's calls from MaxToolCalls and from the
-	// recovery and consecutive-failure budgets. Read it with IsBookkeeping.
+	// recovery and consecutive-failure budgets. Read it with
+	// [ToolSpec.IsBookkeeping].
 	Bookkeeping bool
 	// Inject lists the payload fields the runtime fills, hidden from the
 	// model.
@@ -121,7 +122,8 @@ func InheritTags(toolsetTags, toolTags []string) []string {
 // name, its bare tool name as alias, title, description, keywords followed by
 // tags (without repeats), and the top-level arguments of the model-facing
 // payload schema with their descriptions, in schema order. Generated code and
-// contract.Compile build Search with search.NewDocument(spec.SearchSource(kw...)).
+// contract.Compile build [ToolSpec.Search] with
+// search.NewDocument(spec.SearchSource(kw...)).
 func (s ToolSpec) SearchSource(keywords ...string) search.Source {
 	return search.Source{
 		Name:        string(s.Name),

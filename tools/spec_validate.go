@@ -7,11 +7,11 @@ import (
 	"strings"
 )
 
-// ErrInvalidSpec is matched (errors.Is) by every *SpecError.
+// ErrInvalidSpec is matched ([errors.Is]) by every *SpecError.
 var ErrInvalidSpec = errors.New("tools: invalid tool spec")
 
-// SpecError lists every problem of an invalid ToolSpec. errors.Is also
-// reaches the problems (for example ErrInvalidIdent).
+// SpecError lists every problem of an invalid [ToolSpec]. [errors.Is] also
+// reaches the problems (for example [ErrInvalidIdent]).
 type SpecError struct {
 	// Tool is the spec's name as given.
 	Tool Ident
@@ -30,7 +30,7 @@ func (e *SpecError) Error() string {
 	return b.String()
 }
 
-// Is reports whether target is ErrInvalidSpec.
+// Is reports whether target is [ErrInvalidSpec].
 func (e *SpecError) Is(target error) bool { return target == ErrInvalidSpec }
 
 // Unwrap returns the problems.
@@ -40,7 +40,7 @@ func (e *SpecError) Unwrap() []error { return e.Problems }
 // empty title, empty or repeated tags and labels, uncompiled schemas, server
 // data without kind or with an unknown audience, inconsistent bounds,
 // templates that do not parse, injected fields that disagree with
-// ClassifyInjected or show in the model-facing payload, and a search
+// [ClassifyInjected] or show in the model-facing payload, and a search
 // document that is invalid or not keyed by the ident.
 func (s ToolSpec) Validate() error {
 	var ps problems

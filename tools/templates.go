@@ -28,7 +28,7 @@ func TemplateFuncs() template.FuncMap {
 	}
 }
 
-// ParseTemplate parses a hint or confirmation template with TemplateFuncs and
+// ParseTemplate parses a hint or confirmation template with [TemplateFuncs] and
 // missingkey=error, the way the runtime executes it.
 func ParseTemplate(name, text string) (*template.Template, error) {
 	t, err := template.New(name).Funcs(TemplateFuncs()).Option("missingkey=error").Parse(text)

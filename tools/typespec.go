@@ -16,16 +16,17 @@ var ErrInvalidJSON = errors.New("tools: invalid JSON")
 // ErrInvalidSchema is wrapped by errors about a schema that does not compile.
 var ErrInvalidSchema = errors.New("tools: invalid schema")
 
-// ErrNotCompiled is returned when a TypeSpec carries a schema but was not
-// built by NewTypeSpec, so it has no validator.
+// ErrNotCompiled is returned when a [TypeSpec] carries a schema but was not
+// built by [NewTypeSpec], so it has no validator.
 var ErrNotCompiled = errors.New("tools: type spec not compiled")
 
 // TypeSpec describes a payload, result or server-data type: its JSON Schema
 // as the model sees it, its declared example, and a validating codec.
 //
-// Build it with NewTypeSpec. The zero TypeSpec declares no type: Validate and
-// Decode then only check that data is well-formed JSON. The compiled schema
-// is shared, immutable state: copies and clones reuse it.
+// Build it with [NewTypeSpec]. The zero TypeSpec declares no type:
+// [TypeSpec.Validate] and [TypeSpec.Decode] then only check that data is
+// well-formed JSON. The compiled schema is shared, immutable state: copies
+// and clones reuse it.
 type TypeSpec struct {
 	// Name is the Go type name, or "".
 	Name string
@@ -44,10 +45,10 @@ type TypeSpec struct {
 type Example struct {
 	// Raw is the example as JSON.
 	Raw json.RawMessage
-	// Value is Raw parsed (objects as map[string]any, numbers as
-	// json.Number).
+	// Value is [Example.Raw] parsed (objects as map[string]any, numbers as
+	// [json.Number]).
 	Value any
-	// SchemaWithoutExample is the TypeSpec's schema with only its root
+	// SchemaWithoutExample is the [TypeSpec]'s schema with only its root
 	// "example" and "examples" removed.
 	SchemaWithoutExample json.RawMessage
 }
@@ -65,7 +66,7 @@ func (e *Example) Clone() *Example {
 }
 
 // NewTypeSpec compiles schema (JSON Schema draft 2020-12 unless it names
-// another draft with "$schema") and returns a TypeSpec validating against it.
+// another draft with "$schema") and returns a [TypeSpec] validating against it.
 // References outside the schema document are refused: a tool contract must be
 // self-contained. A schema that does not compile gets the same error every
 // time: every metaschema violation, sorted by location, or else the first
@@ -81,7 +82,7 @@ func NewTypeSpec(name string, schema json.RawMessage) (TypeSpec, error) {
 	return TypeSpec{Name: name, Schema: bytes.Clone(schema), compiled: c}, nil
 }
 
-// MustTypeSpec is NewTypeSpec for schemas checked at generation time; it
+// MustTypeSpec is [NewTypeSpec] for schemas checked at generation time; it
 // panics if schema does not compile.
 func MustTypeSpec(name string, schema json.RawMessage) TypeSpec {
 	t, err := NewTypeSpec(name, schema)
@@ -91,8 +92,9 @@ func MustTypeSpec(name string, schema json.RawMessage) TypeSpec {
 	return t
 }
 
-// WithExample returns a copy of t whose Example is raw, the declared root
-// example. raw must be well-formed JSON that satisfies t's schema.
+// WithExample returns a copy of t whose [TypeSpec.Example] is raw, the
+// declared root example. raw must be well-formed JSON that satisfies t's
+// schema.
 func (t TypeSpec) WithExample(raw json.RawMessage) (TypeSpec, error) {
 	v, err := t.Decode(raw)
 	if err != nil {
@@ -110,8 +112,8 @@ func (t TypeSpec) WithExample(raw json.RawMessage) (TypeSpec, error) {
 	return c, nil
 }
 
-// Compiled reports whether t has a validator: it was built by NewTypeSpec, or
-// it is the zero TypeSpec, which needs none.
+// Compiled reports whether t has a validator: it was built by [NewTypeSpec], or
+// it is the zero [TypeSpec], which needs none.
 func (t TypeSpec) Compiled() bool { return t.compiled != nil || len(t.Schema) == 0 }
 
 // IsZero reports whether t declares no type.
@@ -127,15 +129,15 @@ func (t TypeSpec) Clone() TypeSpec {
 }
 
 // Validate checks that data is well-formed JSON satisfying t's schema. It
-// returns an error wrapping ErrInvalidJSON for malformed data, and a
+// returns an error wrapping [ErrInvalidJSON] for malformed data, and a
 // *ValidationError listing every violation otherwise.
 func (t TypeSpec) Validate(data []byte) error {
 	_, err := t.Decode(data)
 	return err
 }
 
-// Decode validates data like Validate and returns it parsed: objects as
-// map[string]any, arrays as []any and numbers as json.Number, so large
+// Decode validates data like [TypeSpec.Validate] and returns it parsed: objects
+// as map[string]any, arrays as []any and numbers as [json.Number], so large
 // integers stay exact.
 func (t TypeSpec) Decode(data []byte) (any, error) {
 	if len(t.Schema) > 0 && t.compiled == nil {
@@ -162,7 +164,7 @@ func (t TypeSpec) describe() string {
 }
 
 // JSONError reports data that is not one well-formed JSON value. It matches
-// ErrInvalidJSON with errors.Is.
+// [ErrInvalidJSON] with [errors.Is].
 type JSONError struct {
 	// Offset is the byte offset of the problem.
 	Offset int64
@@ -175,7 +177,7 @@ func (e *JSONError) Error() string {
 	return fmt.Sprintf("tools: invalid JSON at offset %d: %s", e.Offset, e.Problem)
 }
 
-// Is reports whether target is ErrInvalidJSON.
+// Is reports whether target is [ErrInvalidJSON].
 func (e *JSONError) Is(target error) bool { return target == ErrInvalidJSON }
 
 // parseJSON parses exactly one JSON value with json.Number numbers. Errors

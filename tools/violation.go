@@ -14,7 +14,7 @@ import (
 	"golang.org/x/text/message"
 )
 
-// ErrSchemaViolation is matched (errors.Is) by every *ValidationError.
+// ErrSchemaViolation is matched ([errors.Is]) by every *ValidationError.
 var ErrSchemaViolation = errors.New("tools: value does not match its schema")
 
 // ValidationError reports every way a JSON value breaks its schema. Its
@@ -33,8 +33,8 @@ type Violation struct {
 	Path string
 	// Message says what the value must be, and what it was.
 	Message string
-	// Missing marks a required property that is absent (Path names it).
-	// Runtimes route these through their missing-fields policy.
+	// Missing marks a required property that is absent ([Violation.Path] names
+	// it). Runtimes route these through their missing-fields policy.
 	Missing bool
 }
 
@@ -70,7 +70,7 @@ func (e *ValidationError) MissingOnly() ([]string, bool) {
 	return paths, len(paths) > 0
 }
 
-// Is reports whether target is ErrSchemaViolation.
+// Is reports whether target is [ErrSchemaViolation].
 func (e *ValidationError) Is(target error) bool { return target == ErrSchemaViolation }
 
 // newValidationError flattens a jsonschema error tree into violations.

@@ -20,10 +20,10 @@ const (
 	maxHashLen = 62
 )
 
-// ErrDuplicateIdent is returned by NewWireNames when an ident appears twice.
+// ErrDuplicateIdent is returned by [NewWireNames] when an ident appears twice.
 var ErrDuplicateIdent = errors.New("tools: duplicate ident")
 
-// ErrWireNameCollision is returned by NewWireNames when two idents cannot be
+// ErrWireNameCollision is returned by [NewWireNames] when two idents cannot be
 // given distinct wire names (it needs a SHA-256 collision to happen).
 var ErrWireNameCollision = errors.New("tools: wire name collision")
 
@@ -60,7 +60,7 @@ func sanitizeWire(s string) string {
 }
 
 // WireNames is a reversible, collision-checked map between idents and the
-// wire names models read. Build it with NewWireNames; it is immutable and
+// wire names models read. Build it with [NewWireNames]; it is immutable and
 // safe for concurrent use.
 //
 // A tool's wire name is its bare tool name, sanitized (runes outside
@@ -84,7 +84,7 @@ type wireEntry struct {
 	hashLen int // 0 when name is not hashed
 }
 
-// NewWireNames assigns wire names to idents (see WireNames). Each ident must
+// NewWireNames assigns wire names to idents (see [WireNames]). Each ident must
 // be valid and appear once.
 func NewWireNames(idents []Ident) (*WireNames, error) {
 	sorted := slices.Clone(idents)

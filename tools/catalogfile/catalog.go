@@ -11,14 +11,14 @@ import (
 
 // Catalog is the content of one catalog file.
 type Catalog struct {
-	// Source names where the catalog was read from (the path given to Load,
-	// the source given to Read).
+	// Source names where the catalog was read from (the path given to [Load],
+	// the source given to [Read]).
 	Source string
 	// Tools are the catalog's tools in file order, with unique names.
 	Tools []Tool
 	// Warnings are the problems a read reported without failing, in file
-	// order: name problems under ReadOptions.Lenient (they wrap
-	// ErrInvalidName), and a tools/list result that says more pages follow.
+	// order: name problems under [ReadOptions.Lenient] (they wrap
+	// [ErrInvalidName]), and a tools/list result that says more pages follow.
 	Warnings []*Error
 }
 
@@ -77,9 +77,9 @@ func (c *Catalog) NewIndex(p search.Params) (*search.Index, error) {
 	return c.index(p, false)
 }
 
-// TakeIndex is NewIndex for a caller done with the tools' input schemas:
-// it releases each one once its search text is taken, so a large catalog
-// is not held beside its index. The tools keep every other field.
+// TakeIndex is [Catalog.NewIndex] for a caller done with the tools' input
+// schemas: it releases each one once its search text is taken, so a large
+// catalog is not held beside its index. The tools keep every other field.
 func (c *Catalog) TakeIndex(p search.Params) (*search.Index, error) {
 	return c.index(p, true)
 }
@@ -103,7 +103,7 @@ func (c *Catalog) index(p search.Params, release bool) (*search.Index, error) {
 }
 
 // NewBaseline returns the baseline ranker holding every tool of the
-// catalog: its name and description, as search.Baseline defines.
+// catalog: its name and description, as [search.Baseline] defines.
 func (c *Catalog) NewBaseline() (*search.Baseline, error) {
 	b := search.NewBaseline()
 	for _, t := range c.Tools {

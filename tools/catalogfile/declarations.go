@@ -28,16 +28,16 @@ func (t Tool) Ident(toolset string) tools.Ident {
 
 // Declarations returns the runtime declarations of c's tools, in file
 // order, the tools whose names hold no dot belonging to toolset (see
-// Tool.Ident). Each declaration carries the tool's ident split into
+// [Tool.Ident]). Each declaration carries the tool's ident split into
 // Toolset and Name, its title (the bare tool name when the file has none:
 // the runtime requires one), description, keywords, tags and input
-// schema. Give them to contract.CompileToolset, in a ToolsetDeclaration
+// schema. Give them to [contract.CompileToolset], in a ToolsetDeclaration
 // named toolset, when every tool belongs to it, or compile them one by one
-// with contract.Compile.
+// with [contract.Compile].
 //
-// A catalog returned by Read or Load without ReadOptions.Lenient compiles:
-// reading checked every tool with contract.Check, which refuses what
-// contract.Compile refuses. Declarations fails
+// A catalog returned by [Read] or [Load] without [ReadOptions.Lenient]
+// compiles: reading checked every tool with [contract.Check], which refuses
+// what [contract.Compile] refuses. Declarations fails
 // when a name makes no valid ident (a lenient read, or an invalid toolset)
 // or when two names make one ident.
 func (c *Catalog) Declarations(toolset string) ([]contract.ToolDeclaration, error) {

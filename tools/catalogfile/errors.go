@@ -17,9 +17,9 @@ import (
 //
 // where the position and the path are left out when they do not apply.
 type Error struct {
-	// Source is the file name given to Read or Load.
+	// Source is the file name given to [Read] or [Load].
 	Source string
-	// Line and Column locate the offending JSON value (1-based; Column
+	// Line and [Error.Column] locate the offending JSON value (1-based; Column
 	// counts bytes). Both are 0 when the error has no position.
 	Line, Column int
 	// Path locates the value within the document, e.g. "tools[3].name";
@@ -28,14 +28,14 @@ type Error struct {
 	// Msg says what was expected and what was found.
 	Msg string
 	// Err is the underlying error, if any: a JSON syntax error, an I/O
-	// error, ErrInvalidName for a name problem, an error matching
-	// ErrTooLarge for an input over the size limit, the
+	// error, [ErrInvalidName] for a name problem, an error matching
+	// [ErrTooLarge] for an input over the size limit, the
 	// *contract.DeclarationError of a tool the runtime refuses.
 	Err error
 }
 
-// ErrTooLarge is matched (errors.Is) by the error of an input over
-// ReadOptions.MaxSize.
+// ErrTooLarge is matched ([errors.Is]) by the error of an input over
+// [ReadOptions.MaxSize].
 var ErrTooLarge = boundedinput.ErrTooLarge
 
 // Error implements error.

@@ -9,7 +9,7 @@ import (
 	"github.com/quiver-go/quiver/tools"
 )
 
-// Reasons a NameError unwraps to.
+// Reasons a [NameError] unwraps to.
 var (
 	// ErrNoSuchTool: the name designates no tool of the catalog.
 	ErrNoSuchTool = errors.New("no such tool")
@@ -34,7 +34,7 @@ type NameError struct {
 	// in file order; otherwise the tools whose names are near spellings of
 	// it, closest first (possibly none).
 	Candidates []string
-	// Err is ErrNoSuchTool or ErrAmbiguousName.
+	// Err is [ErrNoSuchTool] or [ErrAmbiguousName].
 	Err error
 }
 
@@ -49,7 +49,7 @@ func (e *NameError) Error() string {
 	return msg
 }
 
-// Unwrap returns ErrNoSuchTool or ErrAmbiguousName.
+// Unwrap returns [ErrNoSuchTool] or [ErrAmbiguousName].
 func (e *NameError) Unwrap() error { return e.Err }
 
 // Resolve returns the name of the tool that name designates: the tool of

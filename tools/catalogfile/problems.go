@@ -14,12 +14,12 @@ const MaxProblems = 20
 
 // Problems is the error of a catalog with more than one problem: each one
 // positioned, in file order. A catalog with a single problem fails with
-// that *Error alone. errors.As finds the first *Error; errors.Is matches
+// that *Error alone. [errors.As] finds the first *Error; [errors.Is] matches
 // a sentinel any of them wraps.
 type Problems []*Error
 
 // Error implements error: one problem a line, then how many were left
-// unread when the read stopped at MaxProblems.
+// unread when the read stopped at [MaxProblems].
 func (p Problems) Error() string {
 	lines := make([]string, 0, len(p)+1)
 	for _, e := range p {
@@ -31,7 +31,7 @@ func (p Problems) Error() string {
 	return strings.Join(lines, "\n")
 }
 
-// Unwrap returns the problems, for errors.Is and errors.As.
+// Unwrap returns the problems, for [errors.Is] and [errors.As].
 func (p Problems) Unwrap() []error {
 	out := make([]error, len(p))
 	for i, e := range p {

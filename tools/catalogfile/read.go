@@ -11,7 +11,7 @@ import (
 	"github.com/quiver-go/quiver/internal/boundedinput"
 )
 
-// DefaultMaxSize is the most bytes a catalog may hold when ReadOptions
+// DefaultMaxSize is the most bytes a catalog may hold when [ReadOptions]
 // sets no limit: 64 MiB, room for tens of thousands of tools.
 const DefaultMaxSize = boundedinput.DefaultLimit
 
@@ -20,17 +20,17 @@ const DefaultMaxSize = boundedinput.DefaultLimit
 const utf8BOM = "\xef\xbb\xbf"
 
 // ReadOptions tune how a catalog is read. The zero value reads with the
-// defaults: at most DefaultMaxSize bytes, every problem an error.
+// defaults: at most [DefaultMaxSize] bytes, every problem an error.
 type ReadOptions struct {
 	// MaxSize is the most bytes the input may hold; 0 or less means
-	// DefaultMaxSize. A larger regular file is refused before it is read;
+	// [DefaultMaxSize]. A larger regular file is refused before it is read;
 	// other input (a pipe, a device) is read until one byte more than the
 	// limit arrives.
 	MaxSize int64
 	// Lenient reports name problems — a name the runtime or a provider
 	// refuses, two names that differ only in case — and input schemas the
 	// runtime refuses (an older draft's keywords, for one) in
-	// Catalog.Warnings instead of failing, so that a third-party catalog
+	// [Catalog.Warnings] instead of failing, so that a third-party catalog
 	// can be explored (searched, its tokens counted). Such a catalog does
 	// not compile into runtime specs. Every other problem is still an
 	// error, as are two tools of the same name or ident.

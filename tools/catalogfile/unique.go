@@ -10,7 +10,7 @@ import (
 
 // ErrInvalidName is wrapped by the *Error of a name problem: a name the
 // runtime or a provider refuses, or two names that differ only in case.
-// ReadOptions.Lenient turns these errors into warnings.
+// [ReadOptions.Lenient] turns these errors into warnings.
 var ErrInvalidName = errors.New("invalid tool name")
 
 // seenTool is where an ident or a case-folded ident was first seen.

@@ -10,24 +10,24 @@ import (
 	"github.com/quiver-go/quiver/tools"
 )
 
-// ErrInvalidDeclaration is matched (errors.Is) by every *DeclarationError.
+// ErrInvalidDeclaration is matched ([errors.Is]) by every *DeclarationError.
 var ErrInvalidDeclaration = errors.New("contract: invalid tool declaration")
 
 // ErrDuplicateTool is wrapped when a toolset declares a tool name twice.
 var ErrDuplicateTool = errors.New("contract: duplicate tool")
 
-// DeclarationError lists every problem of a ToolDeclaration. errors.Is also
-// reaches the problems (for example tools.ErrInvalidIdent or
-// tools.ErrInvalidSchema).
+// DeclarationError lists every problem of a [ToolDeclaration]. [errors.Is] also
+// reaches the problems (for example [tools.ErrInvalidIdent] or
+// [tools.ErrInvalidSchema]).
 type DeclarationError struct {
 	// Tool is "<toolset>.<name>" as declared.
 	Tool string
 	// Problems lists each problem, each saying how to fix it, in a fixed
-	// order: the order Compile checks the declaration in (ident, input
+	// order: the order [Compile] checks the declaration in (ident, input
 	// schema and injected fields, example, output schema, keywords, server
 	// data, then the spec's own checks). Each problem's message is the same
-	// from one call to the next (see tools.NewTypeSpec and
-	// tools.ValidationError).
+	// from one call to the next (see [tools.NewTypeSpec] and
+	// [tools.ValidationError]).
 	Problems []error
 }
 
@@ -42,17 +42,17 @@ func (e *DeclarationError) Error() string {
 	return b.String()
 }
 
-// Is reports whether target is ErrInvalidDeclaration.
+// Is reports whether target is [ErrInvalidDeclaration].
 func (e *DeclarationError) Is(target error) bool { return target == ErrInvalidDeclaration }
 
 // Unwrap returns the problems.
 func (e *DeclarationError) Unwrap() []error { return e.Problems }
 
-// Compile validates decl and returns an independent tools.ToolSpec: the
+// Compile validates decl and returns an independent [tools.ToolSpec]: the
 // model-facing payload schema (injected fields removed; its root closed to
 // undeclared properties unless decl.InputSchema says additionalProperties
 // or unevaluatedProperties itself), validating codecs, injected fields
-// classified by tools.ClassifyInjected, the declared metadata, and a search
+// classified by [tools.ClassifyInjected], the declared metadata, and a search
 // document over the ident, bare tool name, title, description, keywords,
 // tags and top-level arguments. Every problem is reported in one
 // *DeclarationError.
@@ -60,7 +60,7 @@ func Compile(decl ToolDeclaration) (tools.ToolSpec, error) {
 	return compile(decl, true)
 }
 
-// Check reports what Compile reports for decl, the same *DeclarationError
+// Check reports what [Compile] reports for decl, the same *DeclarationError
 // or nil, without keeping the spec or indexing its text: it is Compile for
 // validating many declarations at once, such as a catalog file's. The
 // search document a spec gets is valid whatever the text it indexes, so
@@ -169,10 +169,10 @@ func compileIO(decl ToolDeclaration, spec *tools.ToolSpec, ps *problems) bool {
 	return true
 }
 
-// CompileToolset compiles every tool of ts (see Compile). Each tool inherits
-// the toolset's tags (tools.InheritTags) and belongs to ts.Name when its own
+// CompileToolset compiles every tool of ts (see [Compile]). Each tool inherits
+// the toolset's tags ([tools.InheritTags]) and belongs to ts.Name when its own
 // Toolset is empty. It reports, in one error, every invalid tool, tool names
-// declared twice (ErrDuplicateTool), tools declaring another toolset, and
+// declared twice ([ErrDuplicateTool]), tools declaring another toolset, and
 // bounds that continue with a tool the set lacks.
 func CompileToolset(ts ToolsetDeclaration) ([]tools.ToolSpec, error) {
 	var errs []error

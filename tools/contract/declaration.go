@@ -8,7 +8,7 @@ import (
 )
 
 // ToolDeclaration declares one tool at run time, the way a provider publishes
-// it to a registry. All metadata is explicit: Compile infers nothing from
+// it to a registry. All metadata is explicit: [Compile] infers nothing from
 // field names. JSON names are snake_case so declarations can be stored and
 // published as they are.
 type ToolDeclaration struct {
@@ -21,14 +21,14 @@ type ToolDeclaration struct {
 	// Description tells the model what the tool does.
 	Description string `json:"description,omitempty"`
 	// Tags are the tool's own policy tags (a toolset's tags are inherited
-	// by CompileToolset).
+	// by [CompileToolset]).
 	Tags []string `json:"tags,omitempty"`
 	// Keywords are extra search terms.
 	Keywords []string `json:"keywords,omitempty"`
 	// InputSchema is the payload's JSON Schema, an object schema. Injected
 	// fields are declared in it and removed from what the model sees. Its
 	// root is closed unless it says otherwise: without
-	// "additionalProperties" (or "unevaluatedProperties"), Compile refuses
+	// "additionalProperties" (or "unevaluatedProperties"), [Compile] refuses
 	// properties the schema does not declare; say
 	// "additionalProperties": true to accept them.
 	InputSchema json.RawMessage `json:"input_schema"`
@@ -36,7 +36,7 @@ type ToolDeclaration struct {
 	OutputSchema json.RawMessage `json:"output_schema,omitempty"`
 	// InputExample is the payload's declared root example (as the model
 	// sends it, so without injected fields), or empty. Examples inside
-	// InputSchema are not promoted.
+	// [ToolDeclaration.InputSchema] are not promoted.
 	InputExample json.RawMessage `json:"input_example,omitempty"`
 	// Confirmation requires out-of-band approval before execution.
 	Confirmation *tools.ConfirmationSpec `json:"confirmation,omitempty"`
@@ -45,10 +45,10 @@ type ToolDeclaration struct {
 	// ServerData declares server-only outputs.
 	ServerData []ServerDataDeclaration `json:"server_data,omitempty"`
 	// RequiredLabels lists run labels the tool needs. The keys of
-	// label-backed injected fields are added by Compile.
+	// label-backed injected fields are added by [Compile].
 	RequiredLabels []string `json:"required_labels,omitempty"`
 	// Inject lists payload properties the runtime fills; each is classified
-	// by tools.ClassifyInjected and must be a declared string property.
+	// by [tools.ClassifyInjected] and must be a declared string property.
 	Inject []string `json:"inject,omitempty"`
 	// Meta holds inert, named annotations.
 	Meta map[string][]string `json:"meta,omitempty"`
@@ -60,7 +60,7 @@ type ToolDeclaration struct {
 type ServerDataDeclaration struct {
 	// Kind identifies the data, e.g. "metrics.time_series".
 	Kind string `json:"kind"`
-	// Audience routes the data; empty means tools.AudienceTimeline.
+	// Audience routes the data; empty means [tools.AudienceTimeline].
 	Audience tools.Audience `json:"audience,omitempty"`
 	// Schema is the data's JSON Schema, or empty for none.
 	Schema json.RawMessage `json:"schema,omitempty"`

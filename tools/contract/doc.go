@@ -1,15 +1,15 @@
 // Package contract turns runtime-declared tools into tool contracts and
 // fingerprints declarations.
 //
-// A ToolDeclaration is a tool defined at run time (for example read from a
-// registry): schemas as JSON plus metadata supplied explicitly. Compile
-// validates it and returns an independent tools.ToolSpec with validating
-// codecs and a search document; CompileToolset does the same for a whole
-// ToolsetDeclaration, applying tag inheritance. Check reports what Compile
-// would, without building the spec, for validating many declarations at
-// once (package tools/catalogfile checks every tool of a catalog file with
-// it). Fingerprint and FingerprintTool hash declarations for change
-// detection.
+// A [ToolDeclaration] is a tool defined at run time (for example read from a
+// registry): schemas as JSON plus metadata supplied explicitly. [Compile]
+// validates it and returns an independent [tools.ToolSpec] with validating
+// codecs and a search document; [CompileToolset] does the same for a whole
+// [ToolsetDeclaration], applying tag inheritance. [Check] reports what
+// Compile would, without building the spec, for validating many
+// declarations at once (package tools/catalogfile checks every tool of a
+// catalog file with it). [Fingerprint] and [FingerprintTool] hash
+// declarations for change detection.
 //
 // Invariants:
 //   - Nothing is inferred from field names: a property named "session_id" or
@@ -19,7 +19,7 @@
 //   - Injected fields never appear in the model-facing payload schema.
 //   - The model-facing payload schema is closed at its root: when the
 //     declared root says neither "additionalProperties" nor
-//     "unevaluatedProperties", Compile adds "additionalProperties": false
+//     "unevaluatedProperties", [Compile] adds "additionalProperties": false
 //     ("unevaluatedProperties": false when the root combines subschemas),
 //     so a payload with an undeclared property fails validation. A root
 //     that says either keeps what it says.

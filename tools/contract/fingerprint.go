@@ -36,7 +36,7 @@ type toolsetContent struct {
 // their order (tags, "required", "enum": reordering them is a change).
 // Numbers are compared as IEEE doubles, as RFC 8785 prescribes.
 //
-// The declaration is hashed as written, not as Compile reads it: the
+// The declaration is hashed as written, not as [Compile] reads it: the
 // closing of an input schema root that does not say additionalProperties
 // (see Compile) is not part of the hashed form. Fingerprints of existing
 // declarations therefore did not change when payloads became closed by
@@ -66,8 +66,8 @@ func Fingerprint(ts ToolsetDeclaration) (string, error) {
 	return fp, nil
 }
 
-// FingerprintTool hashes one tool declaration the way Fingerprint hashes a
-// toolset: as written, before Compile closes its input schema's root.
+// FingerprintTool hashes one tool declaration the way [Fingerprint] hashes a
+// toolset: as written, before [Compile] closes its input schema's root.
 func FingerprintTool(d ToolDeclaration) (string, error) {
 	fp, err := fingerprint(d)
 	if err != nil {
