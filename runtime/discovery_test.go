@@ -185,7 +185,7 @@ func (instructedModel) SearchInstruction(model.SearchSettings) string {
 }
 
 func TestRefusalUsesTheClientsSearchInstruction(t *testing.T) {
-	inner := scripted.New(scripted.Call("startExport", `{"q":"x"}`), scripted.Reply("ok"))
+	inner := scripted.New(scripted.Call("startExport", `{"q":"x"}`), scripted.Reply("ok")).WithNativeSearch()
 	f := newFixtureWith(t, AgentRegistration{}, []Option{WithModel(model.ModelClassDefault, instructedModel{inner})},
 		[]fixtureTool{{spec: newSpec(t, "openTable")}, {spec: newSpec(t, "startExport")}})
 	if err := f.rt.RegisterAgent(AgentRegistration{Name: "hosted", Planner: planner.NewStandard(), Uses: []ToolsetUse{{Toolset: "ws", Deferred: []string{"startExport"}}}}); err != nil {
@@ -211,7 +211,7 @@ func TestRefusalNamesTheSearchThroughThePortableWrapper(t *testing.T) {
 		{model.SearchSettings{}, "Search for 'startExport' with the tool search tool"},
 		{model.SearchSettings{Mode: model.SearchPortable}, "Call search_tools(query='startExport') to discover it"},
 	} {
-		inner := scripted.New(scripted.Call("startExport", `{"q":"x"}`), scripted.Reply("ok"))
+		inner := scripted.New(scripted.Call("startExport", `{"q":"x"}`), scripted.Reply("ok")).WithNativeSearch()
 		f := newFixtureWith(t, AgentRegistration{}, []Option{WithModel(model.ModelClassDefault, portable.Wrap(instructedModel{inner}))},
 			[]fixtureTool{{spec: newSpec(t, "openTable")}, {spec: newSpec(t, "startExport")}})
 		if err := f.rt.RegisterAgent(AgentRegistration{Name: "wrapped", Planner: planner.NewStandard(), Search: tc.search, Uses: []ToolsetUse{{Toolset: "ws", Deferred: []string{"startExport"}}}}); err != nil {
@@ -237,7 +237,7 @@ func TestRequestsCarryTheCatalogsDiscoveryState(t *testing.T) {
 		msg.SetDiscovery(model.Discovery{Tools: []tools.Ident{"ws.startExport"}, Searches: 1})
 		return &model.Response{Messages: []model.Message{msg}, ToolCalls: []model.ToolCall{call}, StopReason: model.StopToolUse}, nil
 	}
-	inner := scripted.New(scripted.Func(found), scripted.Reply("done"), scripted.Reply("hi"))
+	inner := scripted.New(scripted.Func(found), scripted.Reply("done"), scripted.Reply("hi")).WithNativeSearch()
 	f := newFixtureWith(t, AgentRegistration{}, []Option{WithModel(model.ModelClassDefault, inner)},
 		[]fixtureTool{{spec: newSpec(t, "openTable")}, {spec: newSpec(t, "startExport")}})
 	if err := f.rt.RegisterAgent(AgentRegistration{Name: "native", Planner: planner.NewStandard(), Uses: []ToolsetUse{{Toolset: "ws", Deferred: []string{"startExport"}}}}); err != nil {
