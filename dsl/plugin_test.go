@@ -61,7 +61,7 @@ func TestDSLEnablesTheGenerator(t *testing.T) {
 	}
 	goaVersion := requiredVersion(t, filepath.Join(repo, "go.mod"), "goa.design/goa/v3")
 	files := map[string]string{
-		"go.mod": "module example.com/app\n\ngo 1.26\n\nrequire (\n\tgithub.com/quiver-go/quiver v0.0.0\n\tgoa.design/goa/v3 " + goaVersion + "\n)\n\nreplace github.com/quiver-go/quiver => " + repo + "\n",
+		"go.mod":           "module example.com/app\n\ngo 1.26\n\nrequire (\n\tgithub.com/quiver-go/quiver v0.0.0\n\tgoa.design/goa/v3 " + goaVersion + "\n)\n\nreplace github.com/quiver-go/quiver => " + repo + "\n",
 		"go.sum":           string(gosum),
 		"design/design.go": bareDesign,
 	}
