@@ -46,7 +46,7 @@ func recordsDesign() {
 				Required("tables")
 			})
 			Keywords("catalog", "schema")
-			Exposure("read")
+			Exposure("read_only")
 			BoundedResult(func() {
 				Cursor("cursor")
 				NextCursor("next_cursor")

@@ -4,16 +4,17 @@
 // # Enabling the plugin
 //
 // The plugin registers itself with Goa in this package's init, under the
-// name "quiver" for the "gen" command. The dsl package cannot import it
-// (dsl must stay free of code generation dependencies), so a design enables
-// code generation by importing this package for its side effect, next to
-// the DSL imports:
+// name "quiver" for the "gen" command. The dsl package imports this
+// package for that side effect, so a design that dot-imports Quiver's DSL
+// enables code generation without any other import:
 //
 //	import (
 //		. "goa.design/goa/v3/dsl"
 //		. "github.com/quiver-go/quiver/dsl"
-//		_ "github.com/quiver-go/quiver/codegen"
 //	)
+//
+// This package depends on the expressions (package expr), never on dsl, so
+// the import makes no cycle.
 //
 // goa gen then calls Generate after Goa's own generators.
 //

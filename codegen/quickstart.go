@@ -1,6 +1,8 @@
 package codegen
 
 import (
+	"slices"
+
 	goacodegen "goa.design/goa/v3/codegen"
 )
 
@@ -40,6 +42,37 @@ func quickstartFile(genpkg string, agents []*agentData, toolsets []*toolsetData)
 	}
 }
 
+// Searches reports whether a's quickstart sets portable search: the agent
+// defers compiled tools or a registry source.
+func (d *quickstartData) Searches(a *agentData) bool {
+	if len(a.Deferred) > 0 {
+		return true
+	}
+	for _, r := range a.Registries {
+		if r.DeferAll {
+			return true
+		}
+	}
+	return false
+}
+
+// Compresses reports whether a's run policy compresses history, which
+// needs a HistoryModel.
+func (d *quickstartData) Compresses(a *agentData) bool {
+	p := a.Expr.RunPolicy
+	return p != nil && p.History != nil && p.History.Compresses()
+}
+
+// Labels returns the run labels a's compiled toolsets need, sorted.
+func (d *quickstartData) Labels(a *agentData) []string {
+	var out []string
+	for _, u := range a.Uses {
+		out = append(out, u.Toolset.RequiredLabels...)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
 // quickstartT renders AGENTS_QUICKSTART.md.
 const quickstartT = `# Agents quickstart
 
@@ -66,6 +99,53 @@ is not generated yet.
   Service ` + "`{{ .Service }}`" + ` publishes it to registry ` + "`{{ .Registry }}`" + `: serve it with
   ` + "`{{ $ts.Package }}.{{ .Func }}(ctx, client, revision, executor)`" + `.
 {{- end }}
+{{- end }}
+
+## Run an agent
+
+In a function returning an error, create one runtime for every agent, with
+a model client. Offline, a scripted model plays fixed responses, one step per
+model response; wrap it with ` + "`portable.Wrap`" + ` so that it answers the search of
+deferred tools (the agents below that defer tools set ` + "`Search.Mode`" + ` to
+` + "`model.SearchPortable`" + `). A provider adapter with native search (` + "`model/openai`" + `,
+` + "`model/anthropic`" + `) needs no wrapper: leave ` + "`Search`" + ` zero.
+
+` + "```go" + `
+ctx := context.Background()
+client := portable.Wrap(scripted.New(scripted.Reply("Hello.")))
+// client, err := openai.New(openai.WithAPIKey(os.Getenv("OPENAI_API_KEY")), openai.WithModel("gpt-5"))
+// client, err := anthropic.New(anthropic.WithAPIKey(os.Getenv("ANTHROPIC_API_KEY")), anthropic.WithModel("claude-sonnet-4-5"))
+rt, err := runtime.New(runtime.WithModel(model.ModelClassDefault, client))
+if err != nil {
+	return err
+}
+` + "```" + `
+
+Imports: ` + "`github.com/quiver-go/quiver/runtime`" + `, ` + "`…/model`" + `, ` + "`…/model/portable`" + `,
+` + "`…/model/scripted`" + ` (or ` + "`…/model/openai`, `…/model/anthropic`" + `), ` + "`…/planner`" + `,
+` + "`…/toolcall`" + ` and the generated packages named below.
+{{- if .Toolsets }}
+
+Each consumed toolset needs a ` + "`toolcall.Executor`" + ` that runs its tools; the
+call's ` + "`Decode`" + ` fills the generated payload type (injected fields included):
+
+` + "```go" + `
+{{- range .Toolsets }}{{ $ts := . }}
+{{ .Package }}Executor := toolcall.ExecutorFunc(func(ctx context.Context, call *toolcall.Call) (*toolcall.Result, error) {
+	switch call.Ident {
+	{{- if .Tools }}{{ with index .Tools 0 }}
+	case {{ $ts.Package }}.{{ .GoName }}: // one case per tool
+		var p {{ $ts.Package }}.{{ .Payload }}
+		if err := call.Decode(&p); err != nil {
+			return nil, err
+		}
+		return &toolcall.Result{Result: json.RawMessage(` + "`{}`" + `)}, nil // the tool's result, as JSON
+	{{- end }}{{ end }}
+	}
+	return nil, fmt.Errorf("tool %s is not implemented", call.Ident)
+})
+{{- end }}
+` + "```" + `
 {{- end }}
 
 ## Agents
@@ -100,24 +180,48 @@ Registry tools are resolved at every planning step from the registry
 connected under its name; connect each before the first run.
 {{- end }}
 
-{{ if .Registries }}Connect its registries, register it, then run it:{{ else }}Register it, then run it:{{ end }}
+{{ if .Registries }}Connect its registries, register it on the runtime, then run it on the user's
+message(s):{{ else }}Register it on the runtime, then run it on the user's message(s):{{ end }}
 
 ` + "```go" + `
 {{- range .RegistryNames }}
 {{ .ClientPackage }}Client, err := {{ .ClientPackage }}.NewClient({{ if .Credential }}credential{{ end }}) // {{ .ClientImport }}
 err = rt.RegisterRegistry({{ .ClientPackage }}.Name, {{ .ClientPackage }}Client)
 {{- end }}
-err {{ if .RegistryNames }}={{ else }}:={{ end }} {{ .Package }}.Register{{ .GoName }}Agent(ctx, rt, {{ .Package }}.{{ .GoName }}AgentConfig{
+err = {{ .Package }}.Register{{ .GoName }}Agent(ctx, rt, {{ .Package }}.{{ .GoName }}AgentConfig{
 	Planner: planner.NewStandard(),
+{{- if $.Searches . }}
+	Search: model.SearchSettings{Mode: model.SearchPortable}, // zero on a native-search adapter
+{{- end }}
+{{- if $.Compresses . }}
+	// The run policy compresses history: a model summarizes older turns
+	// (the provider client, or offline a script of summaries).
+	HistoryModel: scripted.New(scripted.Reply("Summary of the earlier turns.")),
+{{- end }}
 {{- if .Uses }}
-	Executors: map[string]runtime.ToolExecutor{
+	Executors: map[string]toolcall.Executor{
 	{{- range .Uses }}
-		{{ $a.Package }}.{{ .Const }}: {{ .Toolset.Package }}Executor, // your runtime.ToolExecutor
+		{{ $a.Package }}.{{ .Const }}: {{ .Toolset.Package }}Executor,
 	{{- end }}
 	},
 {{- end }}
 })
+if err != nil {
+	return err
+}
+msgs := []model.Message{model.UserMessage("Hello!")}
+{{- with $.Labels . }}
+labels := map[string]string{ {{- range $i, $l := . }}{{ if $i }}, {{ end }}{{ printf "%q" $l }}: "…"{{ end -}} } // the run labels its tools read
+out, err := {{ $a.Package }}.NewClient(rt).Run(ctx, runtime.RunInput{Messages: msgs}, runtime.WithLabels(labels))
+{{- else }}
 out, err := {{ .Package }}.NewClient(rt).Run(ctx, runtime.RunInput{Messages: msgs})
+{{- end }}
+if err != nil {
+	return err
+}
+if out.Final != nil {
+	fmt.Println(out.Final.Text) // the answer; out.Status and out.Reason say how the run ended
+}
 ` + "```" + `
 {{ end }}
 ## Notes

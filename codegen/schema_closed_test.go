@@ -1,4 +1,4 @@
-package codegen
+package codegen_test
 
 import (
 	"encoding/json"
@@ -8,6 +8,7 @@ import (
 	. "goa.design/goa/v3/dsl"
 	goaexpr "goa.design/goa/v3/expr"
 
+	"github.com/quiver-go/quiver/codegen"
 	. "github.com/quiver-go/quiver/dsl"
 	"github.com/quiver-go/quiver/dsl/dsltest"
 	"github.com/quiver-go/quiver/tools"
@@ -55,18 +56,18 @@ func ordersDesign() {
 }
 
 // ordersSpecs builds the specs of ordersDesign's toolset, by tool name.
-func ordersSpecs(t *testing.T) map[string]*toolData {
+func ordersSpecs(t *testing.T) map[string]*codegen.ToolData {
 	t.Helper()
 	root, err := dsltest.Run(ordersDesign)
 	if err != nil {
 		t.Fatalf("evaluate design: %v", err)
 	}
-	data, err := buildToolset(goaexpr.Root.API, root.Toolset("orders"), nil)
+	tds, err := codegen.BuildToolset(goaexpr.Root.API, root.Toolset("orders"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := map[string]*toolData{}
-	for _, td := range data.Tools {
+	out := map[string]*codegen.ToolData{}
+	for _, td := range tds {
 		out[td.Expr.Name] = td
 	}
 	return out

@@ -22,4 +22,10 @@
 // Example, …) work on Quiver's expressions; this package never redefines
 // them. Misuse of a Quiver function is reported with the function's name
 // and the design file's location.
+//
+// Importing this package enables Quiver's code generator (package codegen)
+// for goa gen: a design needs no other import to get Quiver's code. The
+// generator depends on the expressions, never on this package or on
+// anything that runs agents, so the declarations stay free of runtime
+// imports.
 package dsl

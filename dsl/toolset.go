@@ -1,6 +1,9 @@
 package dsl
 
 import (
+	"fmt"
+	"strings"
+
 	"goa.design/goa/v3/eval"
 	goaexpr "goa.design/goa/v3/expr"
 
@@ -179,26 +182,44 @@ func Keywords(values ...string) {
 	tool.Keywords = append(tool.Keywords, values...)
 }
 
-// Exposure sets a tool's MCP scope tier: "read", "stage", "full" or
-// "excluded".
+// Exposure sets a tool's MCP scope tier, spelled as package tools spells
+// it (and as the keys file of quiver serve does): "read_only" (
+// tools.ExposureReadOnly), "staging", "full" or "excluded". Any other
+// value is a design error; the short spellings of earlier releases
+// ("read", "stage") are refused with the canonical one they meant.
 func Exposure(tier string) {
 	tool, ok := eval.Current().(*expr.ToolExpr)
 	if !ok {
 		eval.ReportError("Exposure: must be used in a Tool")
 		return
 	}
-	switch tier {
-	case "read":
-		tool.Exposure = tools.ExposureReadOnly
-	case "stage":
-		tool.Exposure = tools.ExposureStaging
-	case "full":
-		tool.Exposure = tools.ExposureFull
-	case "excluded":
-		tool.Exposure = tools.ExposureExcluded
-	default:
-		eval.ReportError("Exposure: %q is not a tier: want \"read\", \"stage\", \"full\" or \"excluded\"", tier)
+	e := tools.Exposure(tier)
+	if e == "" || !e.Valid() {
+		eval.ReportError("Exposure: %q is not a tier:%s want %q, %q, %q or %q", tier, exposureHint(tier),
+			tools.ExposureReadOnly, tools.ExposureStaging, tools.ExposureFull, tools.ExposureExcluded)
+		return
 	}
+	tool.Exposure = e
+}
+
+// exposureHint returns " did you mean …?" for a spelling of a tier that
+// is not the canonical one (another case, a hyphen, an abbreviation), and
+// "" when tier resembles none.
+func exposureHint(tier string) string {
+	var want tools.Exposure
+	switch strings.NewReplacer("-", "_", " ", "_").Replace(strings.ToLower(strings.TrimSpace(tier))) {
+	case "read", "readonly", "read_only":
+		want = tools.ExposureReadOnly
+	case "stage", "staged", "staging":
+		want = tools.ExposureStaging
+	case "full":
+		want = tools.ExposureFull
+	case "exclude", "excluded":
+		want = tools.ExposureExcluded
+	default:
+		return ""
+	}
+	return fmt.Sprintf(" did you mean %q?", want)
 }
 
 // TerminalRun marks a tool whose success ends the run without another

@@ -1,6 +1,7 @@
 package dsl_test
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -53,7 +54,7 @@ func TestToolsetAndToolsEvaluate(t *testing.T) {
 				})
 				Tags("search")
 				Keywords("lookup", "find")
-				Exposure("read")
+				Exposure("read_only")
 			})
 			Tool("commit_task", "Commit the terminal task artifact", func() { TerminalRun() })
 		})
@@ -97,8 +98,29 @@ func TestToolRules(t *testing.T) {
 	t.Run("exposure tiers", func(t *testing.T) {
 		wantError(t, func() {
 			Toolset("records", func() { Tool("search", "Search", func() { Exposure("public") }) })
-		}, `Exposure: "public" is not a tier`)
+		}, `Exposure: "public" is not a tier: want "read_only", "staging", "full" or "excluded"`)
 	})
+	for _, tier := range []tools.Exposure{tools.ExposureReadOnly, tools.ExposureStaging, tools.ExposureFull, tools.ExposureExcluded} {
+		t.Run("exposure tier "+string(tier), func(t *testing.T) {
+			root := mustRun(t, func() {
+				Toolset("records", func() { Tool("search", "Search", func() { Exposure(string(tier)) }) })
+			})
+			if got := root.Toolset("records").Tool("search").Exposure; got != tier {
+				t.Fatalf("Exposure(%q) set %q", tier, got)
+			}
+		})
+	}
+	for tier, meant := range map[string]string{"read": "read_only", "read-only": "read_only", "stage": "staging", "Full": "full", "": ""} {
+		t.Run("exposure spelling "+tier, func(t *testing.T) {
+			want := fmt.Sprintf("Exposure: %q is not a tier: want", tier)
+			if meant != "" {
+				want = fmt.Sprintf("Exposure: %q is not a tier: did you mean %q? want", tier, meant)
+			}
+			wantError(t, func() {
+				Toolset("records", func() { Tool("search", "Search", func() { Exposure(tier) }) })
+			}, want)
+		})
+	}
 	t.Run("tool functions only in a tool", func(t *testing.T) {
 		wantError(t, func() {
 			Toolset("records", func() { TerminalRun() })

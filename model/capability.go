@@ -20,7 +20,9 @@ var ErrToolSearchUnsupported = errors.New("model: tool search unsupported")
 // The adapters answer: model/openai and model/anthropic search natively
 // (SearchNative); model/compat only in portable mode, which it runs
 // itself; portable.Wrap answers portable mode and forwards the native one
-// to the client it wraps; model/scripted answers like a native provider.
+// to the client it wraps; model/scripted refuses both modes unless asked:
+// native mode after its WithNativeSearch, portable mode through
+// portable.Wrap.
 type SearchCapable interface {
 	// SupportsSearch returns nil when the client can discover deferred
 	// tools under settings. Otherwise it returns an error naming the fix:

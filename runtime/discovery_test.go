@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -185,7 +186,7 @@ func (instructedModel) SearchInstruction(model.SearchSettings) string {
 }
 
 func TestRefusalUsesTheClientsSearchInstruction(t *testing.T) {
-	inner := scripted.New(scripted.Call("startExport", `{"q":"x"}`), scripted.Reply("ok"))
+	inner := scripted.New(scripted.Call("startExport", `{"q":"x"}`), scripted.Reply("ok")).WithNativeSearch()
 	f := newFixtureWith(t, AgentRegistration{}, []Option{WithModel(model.ModelClassDefault, instructedModel{inner})},
 		[]fixtureTool{{spec: newSpec(t, "openTable")}, {spec: newSpec(t, "startExport")}})
 	if err := f.rt.RegisterAgent(AgentRegistration{Name: "hosted", Planner: planner.NewStandard(), Uses: []ToolsetUse{{Toolset: "ws", Deferred: []string{"startExport"}}}}); err != nil {
@@ -196,6 +197,37 @@ func TestRefusalUsesTheClientsSearchInstruction(t *testing.T) {
 	want := "Tool 'startExport' not in active set. Search for 'startExport' with the tool search tool, or use one of: openTable"
 	if len(res) != 1 || !strings.Contains(string(res[0].Content), want) {
 		t.Fatalf("the model read %s\nwant %q", res[0].Content, want)
+	}
+}
+
+// TestRefusalWithoutInlineToolsEndsWithTheSearch: an agent that defers
+// every tool has nothing to offer instead of the search, so the refusal of
+// an undiscovered call ends with the search, not with "or use one of: "
+// and an empty list; in both search modes.
+func TestRefusalWithoutInlineToolsEndsWithTheSearch(t *testing.T) {
+	for _, tc := range []struct {
+		search model.SearchSettings
+		want   string
+	}{
+		{model.SearchSettings{}, "Tool 'startExport' not in active set. Call tool_search(query='startExport') to discover it."},
+		{model.SearchSettings{Mode: model.SearchPortable}, "Tool 'startExport' not in active set. Call search_tools(query='startExport') to discover it."},
+	} {
+		f := newFixtureWith(t, AgentRegistration{Search: tc.search}, nil,
+			[]fixtureTool{{spec: newSpec(t, "openTable")}, {spec: newSpec(t, "startExport")}},
+			scripted.Call("startExport", `{"q":"x"}`), scripted.Reply("ok"))
+		reg := AgentRegistration{Name: "all_deferred", Planner: planner.NewStandard(), Search: tc.search, Uses: []ToolsetUse{{Toolset: "ws", Deferred: []string{"openTable", "startExport"}}}}
+		if err := f.rt.RegisterAgent(reg); err != nil {
+			t.Fatal(err)
+		}
+		f.runAgent("all_deferred", "export")
+		res := toolResults(f.model.Requests()[1].Messages)
+		if len(res) != 1 {
+			t.Fatalf("mode %q: %d tool results, want 1", tc.search.Mode, len(res))
+		}
+		var read struct{ Message string }
+		if err := json.Unmarshal(res[0].Content, &read); err != nil || read.Message != tc.want {
+			t.Fatalf("mode %q: the model read %s (%v)\nwant the message %q", tc.search.Mode, res[0].Content, err, tc.want)
+		}
 	}
 }
 
@@ -211,7 +243,7 @@ func TestRefusalNamesTheSearchThroughThePortableWrapper(t *testing.T) {
 		{model.SearchSettings{}, "Search for 'startExport' with the tool search tool"},
 		{model.SearchSettings{Mode: model.SearchPortable}, "Call search_tools(query='startExport') to discover it"},
 	} {
-		inner := scripted.New(scripted.Call("startExport", `{"q":"x"}`), scripted.Reply("ok"))
+		inner := scripted.New(scripted.Call("startExport", `{"q":"x"}`), scripted.Reply("ok")).WithNativeSearch()
 		f := newFixtureWith(t, AgentRegistration{}, []Option{WithModel(model.ModelClassDefault, portable.Wrap(instructedModel{inner}))},
 			[]fixtureTool{{spec: newSpec(t, "openTable")}, {spec: newSpec(t, "startExport")}})
 		if err := f.rt.RegisterAgent(AgentRegistration{Name: "wrapped", Planner: planner.NewStandard(), Search: tc.search, Uses: []ToolsetUse{{Toolset: "ws", Deferred: []string{"startExport"}}}}); err != nil {
@@ -237,7 +269,7 @@ func TestRequestsCarryTheCatalogsDiscoveryState(t *testing.T) {
 		msg.SetDiscovery(model.Discovery{Tools: []tools.Ident{"ws.startExport"}, Searches: 1})
 		return &model.Response{Messages: []model.Message{msg}, ToolCalls: []model.ToolCall{call}, StopReason: model.StopToolUse}, nil
 	}
-	inner := scripted.New(scripted.Func(found), scripted.Reply("done"), scripted.Reply("hi"))
+	inner := scripted.New(scripted.Func(found), scripted.Reply("done"), scripted.Reply("hi")).WithNativeSearch()
 	f := newFixtureWith(t, AgentRegistration{}, []Option{WithModel(model.ModelClassDefault, inner)},
 		[]fixtureTool{{spec: newSpec(t, "openTable")}, {spec: newSpec(t, "startExport")}})
 	if err := f.rt.RegisterAgent(AgentRegistration{Name: "native", Planner: planner.NewStandard(), Uses: []ToolsetUse{{Toolset: "ws", Deferred: []string{"startExport"}}}}); err != nil {

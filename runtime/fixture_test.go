@@ -51,6 +51,10 @@ func newFixtureWith(t *testing.T, agent AgentRegistration, opts []Option, toolse
 	if agent.Search.Mode == model.SearchPortable {
 		// Portable search needs the wrapper, as on any real client.
 		client = portable.Wrap(f.model)
+	} else {
+		// Native search: the script plays a provider that searches, so
+		// tests drive admission of deferred tools directly.
+		f.model.WithNativeSearch()
 	}
 	rt, err := New(append([]Option{WithModel(model.ModelClassDefault, client)}, opts...)...)
 	if err != nil {

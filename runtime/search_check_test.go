@@ -86,6 +86,15 @@ func TestRegisterAgentRefusesAModelThatCannotSearch(t *testing.T) {
 			want:   "use an adapter with native search (model/openai, model/anthropic)",
 		},
 		{
+			// A plain script declares no native search: without the
+			// refusal, the run would end with the deferred call refused and
+			// no search tool ever offered.
+			name:   "native mode on a script not opted into native search",
+			search: model.SearchSettings{},
+			client: func(*atomic.Int32) model.Client { return scripted.New(scripted.Reply("never")) },
+			want:   "call WithNativeSearch",
+		},
+		{
 			name:   "native mode through portable.Wrap over a client without native search",
 			search: model.SearchSettings{},
 			client: func(n *atomic.Int32) model.Client { return portable.Wrap(searchlessModel{n}) },
@@ -115,7 +124,7 @@ func TestRegisterAgentAcceptsAModelThatSearches(t *testing.T) {
 		client model.Client
 		defer_ bool
 	}{
-		{"native mode on a native client", model.SearchSettings{}, scripted.New(), true},
+		{"native mode on a native client", model.SearchSettings{}, scripted.New().WithNativeSearch(), true},
 		{"portable mode through portable.Wrap", model.SearchSettings{Mode: model.SearchPortable}, portable.Wrap(searchlessModel{new(atomic.Int32)}), true},
 		{"no deferred tools", model.SearchSettings{Mode: model.SearchPortable}, searchlessModel{new(atomic.Int32)}, false},
 	} {
@@ -128,6 +137,38 @@ func TestRegisterAgentAcceptsAModelThatSearches(t *testing.T) {
 				t.Fatal(err)
 			}
 		})
+	}
+}
+
+// TestScriptedNativeSearchIsOptIn: an agent deferring tools to a plain
+// script is refused at registration, the error naming both fixes (the
+// opt-in and the portable wrapper); the same agent on a script opted in
+// with WithNativeSearch registers and runs, the script driving admission.
+func TestScriptedNativeSearchIsOptIn(t *testing.T) {
+	plain := scripted.New(scripted.Reply("never"))
+	rt, reg := deferringRuntime(t, model.SearchSettings{}, WithModel(model.ModelClassDefault, plain))
+	err := rt.RegisterAgent(reg)
+	checkSearchRefusal(t, err, "call WithNativeSearch")
+	for _, fix := range []string{"portable.Wrap", "set Search.Mode to model.SearchPortable"} {
+		if !strings.Contains(err.Error(), fix) {
+			t.Errorf("error lacks the fix %q:\n%v", fix, err)
+		}
+	}
+	if plain.Calls() != 0 {
+		t.Error("a model request was made")
+	}
+
+	opted := scripted.New(scripted.Call("startExport", `{"q":"x"}`), scripted.Reply("Refused, as expected.")).WithNativeSearch()
+	rt, reg = deferringRuntime(t, model.SearchSettings{}, WithModel(model.ModelClassDefault, opted))
+	if err := rt.RegisterAgent(reg); err != nil {
+		t.Fatalf("opted in: %v", err)
+	}
+	out, err := rt.Run(context.Background(), "a", RunInput{Messages: []model.Message{model.UserMessage("export")}})
+	if err != nil || out.Final == nil || out.Final.Text != "Refused, as expected." {
+		t.Fatalf("opted in: out = %+v, err = %v", out, err)
+	}
+	if res := toolResults(opted.Requests()[1].Messages); len(res) != 1 || !strings.Contains(string(res[0].Content), "Tool 'startExport' not in active set") {
+		t.Fatalf("opted in: the model read %v, want the undiscovered call refused", res)
 	}
 }
 

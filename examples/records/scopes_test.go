@@ -54,7 +54,7 @@ func TestScopesFollowTheDesign(t *testing.T) {
 
 	// The edited tools, named by the generated idents.
 	var (
-		exposed    = workspace.CountRows     // Exposure "read" → "full"
+		exposed    = workspace.CountRows     // Exposure "read_only" → "full"
 		nowGated   = workspace.ListCharts    // gains a Confirmation
 		ungated    = workspace.SaveView      // loses its Confirmation
 		undeferred = workspace.GetIndexStats // leaves the agent's Deferred call…
@@ -89,7 +89,7 @@ func TestScopesFollowTheDesign(t *testing.T) {
 	}
 
 	designDir := filepath.Join(dir, filepath.FromSlash(out), "design")
-	setExposure(t, designDir, exposed, "read", "full")
+	setExposure(t, designDir, exposed, "read_only", "full")
 	addConfirmation(t, designDir, nowGated)
 	removeConfirmation(t, designDir, ungated)
 	replaceDeferred(t, designDir, undeferred, deferred)

@@ -305,9 +305,13 @@ func TestSupportsSearchAnswersPortableAndForwardsNative(t *testing.T) {
 	if err := Wrap(scripted.New()).SupportsSearch(portableMode); err != nil {
 		t.Fatalf("portable: %v", err)
 	}
-	// scripted plays a provider with native search: native mode goes to it.
-	if err := Wrap(scripted.New()).SupportsSearch(model.SearchSettings{}); err != nil {
+	// A script opted into native search plays such a provider: native
+	// mode goes to it; a plain script refuses it, naming the opt-in.
+	if err := Wrap(scripted.New().WithNativeSearch()).SupportsSearch(model.SearchSettings{}); err != nil {
 		t.Fatalf("native over a native client: %v", err)
+	}
+	if err := Wrap(scripted.New()).SupportsSearch(model.SearchSettings{}); !errors.Is(err, model.ErrToolSearchUnsupported) || !strings.Contains(err.Error(), "WithNativeSearch") {
+		t.Fatalf("native over a plain script: err = %v, want ErrToolSearchUnsupported naming WithNativeSearch", err)
 	}
 	// A client that declares nothing has no native search: the wrapper
 	// says to opt into portable mode.

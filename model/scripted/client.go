@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/quiver-go/quiver/model"
 	"github.com/quiver-go/quiver/model/tokencount"
@@ -21,6 +22,10 @@ var ErrScriptExhausted = errors.New("scripted: script exhausted")
 type Client struct {
 	steps []Step
 
+	// nativeSearch is set by WithNativeSearch: the client then plays a
+	// provider that searches deferred tools natively.
+	nativeSearch atomic.Bool
+
 	countOnce sync.Once
 	counter   *tokencount.Counter
 	countErr  error
@@ -31,9 +36,24 @@ type Client struct {
 	requests []model.Request
 }
 
-// New returns a client playing steps in order, one per request.
+// New returns a client playing steps in order, one per request. It
+// declares no native tool search: call WithNativeSearch to script a
+// provider that searches deferred tools natively, or wrap it with
+// portable.Wrap for portable search.
 func New(steps ...Step) *Client {
 	return &Client{steps: slices.Clone(steps)}
+}
+
+// WithNativeSearch makes c play a provider that searches deferred tools
+// natively: SupportsSearch then accepts native mode (model.SearchNative),
+// deferred tools reach the script as they would reach such a provider, and
+// the script says what the model does (it searches nothing). It returns c,
+// for chaining after New:
+//
+//	client := scripted.New(steps...).WithNativeSearch()
+func (c *Client) WithNativeSearch() *Client {
+	c.nativeSearch.Store(true)
+	return c
 }
 
 // Complete answers req with the next step of the script. A cancelled ctx
@@ -196,15 +216,19 @@ func cloneResponse(resp *model.Response) *model.Response {
 	return &c
 }
 
-// SupportsSearch implements model.SearchCapable like a provider with
-// native search: native mode is supported (deferred tools reach the script
-// as they would reach such a provider, and the script says what the model
-// does); portable mode needs portable.Wrap, as for any client, so an
-// agent on portable search over an unwrapped script fails its
-// registration as it would on a real provider.
+// SupportsSearch implements model.SearchCapable. Native mode is accepted
+// only after WithNativeSearch; otherwise it is refused with an error
+// wrapping model.ErrToolSearchUnsupported that names both fixes, so an
+// agent that defers tools to a plain script fails its registration (or its
+// run's start) instead of ending with every deferred call refused and no
+// search tool ever offered. Portable mode needs portable.Wrap, as for any
+// client.
 func (c *Client) SupportsSearch(s model.SearchSettings) error {
 	if err := model.NativeSearch(s); err != nil {
 		return fmt.Errorf("scripted: %w", err)
+	}
+	if !c.nativeSearch.Load() {
+		return fmt.Errorf("scripted: the client declares no native tool search, so nothing would offer the deferred tools: call WithNativeSearch (scripted.New(...).WithNativeSearch()) to script a provider that searches natively, or wrap it with portable.Wrap and set Search.Mode to model.SearchPortable: %w", model.ErrToolSearchUnsupported)
 	}
 	return nil
 }

@@ -251,13 +251,33 @@ func TestConcurrentUse(t *testing.T) {
 	}
 }
 
-func TestSupportsSearchLikeANativeProvider(t *testing.T) {
-	c := scripted.New()
-	if err := c.SupportsSearch(model.SearchSettings{}); err != nil {
-		t.Fatalf("native: %v", err)
+func TestSupportsSearchRefusesNativeModeUnlessAsked(t *testing.T) {
+	native := model.SearchSettings{}
+	portableMode := model.SearchSettings{Mode: model.SearchPortable}
+	err := scripted.New().SupportsSearch(native)
+	if !errors.Is(err, model.ErrToolSearchUnsupported) {
+		t.Fatalf("native, not opted in: err = %v, want ErrToolSearchUnsupported", err)
 	}
-	err := c.SupportsSearch(model.SearchSettings{Mode: model.SearchPortable})
-	if !errors.Is(err, model.ErrToolSearchUnsupported) || !strings.Contains(err.Error(), "portable.Wrap") {
-		t.Fatalf("portable: err = %v, want ErrToolSearchUnsupported naming portable.Wrap", err)
+	for _, fix := range []string{"WithNativeSearch", "portable.Wrap", "model.SearchPortable"} {
+		if !strings.Contains(err.Error(), fix) {
+			t.Errorf("native, not opted in: err = %v, want it to name %q", err, fix)
+		}
+	}
+	c := scripted.New().WithNativeSearch()
+	if err := c.SupportsSearch(native); err != nil {
+		t.Fatalf("native, opted in: %v", err)
+	}
+	for name, c := range map[string]*scripted.Client{"plain": scripted.New(), "opted in": c} {
+		err := c.SupportsSearch(portableMode)
+		if !errors.Is(err, model.ErrToolSearchUnsupported) || !strings.Contains(err.Error(), "portable.Wrap") {
+			t.Errorf("portable, %s: err = %v, want ErrToolSearchUnsupported naming portable.Wrap", name, err)
+		}
+	}
+}
+
+func TestWithNativeSearchReturnsTheClient(t *testing.T) {
+	c := scripted.New(scripted.Reply("hi"))
+	if got := c.WithNativeSearch(); got != c {
+		t.Fatal("WithNativeSearch returned another client")
 	}
 }

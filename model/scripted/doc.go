@@ -19,16 +19,22 @@
 // provider without prompt caching does. A request after the last step
 // fails with ErrScriptExhausted.
 //
-// Deferred tools: the client plays a provider with native search. It
-// searches nothing — a script says what the model does — and passes
-// deferred tools to the script as they are, so tests can drive admission
-// (a call to a tool that was never discovered) directly. Its
-// SupportsSearch (model.SearchCapable) accepts native mode and refuses
-// portable mode with model.ErrToolSearchUnsupported, as a native provider
-// does: the runtime refuses an agent on portable search over an unwrapped
-// script, so wrap it with portable.Wrap to test portable discovery.
-// Complete itself plays the script whatever the request's search
-// settings.
+// Deferred tools: a plain client declares no tool search. Its
+// SupportsSearch (model.SearchCapable) refuses native mode with
+// model.ErrToolSearchUnsupported, naming the two fixes, so the runtime
+// refuses an agent that defers tools to it instead of running a script in
+// which no search tool is ever offered. Opt in with WithNativeSearch to
+// play a provider with native search:
+//
+//	client := scripted.New(steps...).WithNativeSearch()
+//
+// It then searches nothing — a script says what the model does — and
+// passes deferred tools to the script as they are, so tests can drive
+// admission (a call to a tool that was never discovered) directly. For
+// portable discovery, wrap the client with portable.Wrap and set the
+// agent's Search.Mode to model.SearchPortable; portable mode on an
+// unwrapped client is refused, opted in or not. Complete itself plays the
+// script whatever the request's search settings.
 //
 // Determinism:
 //   - the n-th tool call the client emits, counting every call of every

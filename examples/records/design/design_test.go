@@ -3,7 +3,6 @@ package design_test
 import (
 	"bytes"
 	"encoding/json"
-	"go/ast"
 	"go/parser"
 	"go/token"
 	"os"
@@ -282,21 +281,11 @@ func TestRunPolicy(t *testing.T) {
 	}
 }
 
-// pluginFile is the one design file allowed another import: the blank
-// import of Quiver's code generator, which registers it with goa gen (the
-// dsl package cannot import it, see codegen's doc). The generator is a
-// build-time dependency of goa gen's program only: it adds no runtime
-// package to the declarations, and it stays out of the files that declare.
-const (
-	pluginFile   = "plugins.go"
-	pluginImport = "github.com/quiver-go/quiver/codegen"
-)
-
 // TestDeclarationsImportOnlyTheDSLs reads the design files as text and
 // fails on any import but Goa's DSL and Quiver's: the declarations are
-// shared, and a runtime import would travel with them (seed 004).
-// plugins.go imports the code generator, blank, and nothing else; without
-// it goa gen would generate none of Quiver's files.
+// shared, and a runtime import would travel with them (seed 004). The
+// code generator needs no import of its own: package dsl imports it, so
+// goa gen generates Quiver's files from these imports alone.
 func TestDeclarationsImportOnlyTheDSLs(t *testing.T) {
 	allowed := []string{"goa.design/goa/v3/dsl", "github.com/quiver-go/quiver/dsl"}
 	files, err := filepath.Glob("*.go")
@@ -316,36 +305,15 @@ func TestDeclarationsImportOnlyTheDSLs(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", f, err)
 		}
-		if f == pluginFile {
-			checkPluginImports(t, f, parsed.Imports)
-			continue
-		}
 		for _, imp := range parsed.Imports {
 			path, _ := strconv.Unquote(imp.Path.Value)
 			if !slices.Contains(allowed, path) {
-				t.Errorf("%s imports %q: design files import only %v (the code generator is imported by %s alone)", f, path, allowed, pluginFile)
+				t.Errorf("%s imports %q: design files import only %v (package dsl enables the code generator itself)", f, path, allowed)
 			}
 		}
 		checked++
 	}
 	if checked == 0 {
 		t.Fatal("no design file found")
-	}
-	if !slices.Contains(files, pluginFile) {
-		t.Errorf("%s is missing: without its blank import of %s, goa gen generates none of Quiver's files", pluginFile, pluginImport)
-	}
-}
-
-// checkPluginImports wants exactly one import in plugins.go: the code
-// generator, blank.
-func checkPluginImports(t *testing.T, f string, imports []*ast.ImportSpec) {
-	t.Helper()
-	if len(imports) != 1 {
-		t.Errorf("%s has %d imports: want only _ %q", f, len(imports), pluginImport)
-		return
-	}
-	path, _ := strconv.Unquote(imports[0].Path.Value)
-	if path != pluginImport || imports[0].Name == nil || imports[0].Name.Name != "_" {
-		t.Errorf("%s imports %q: want only _ %q", f, path, pluginImport)
 	}
 }

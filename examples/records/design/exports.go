@@ -49,7 +49,7 @@ func exportsTools() {
 		Return(proposal)
 		Tags("silent", "exports", "proposal")
 		Keywords("suggest", "download")
-		Exposure("read")
+		Exposure("read_only")
 	})
 
 	Tool("getExportStatus", "Report an export's progress and row count and, once it has finished, its download link (valid for 24 hours).", func() {
@@ -68,7 +68,7 @@ func exportsTools() {
 		})
 		Tags("silent", "exports")
 		Keywords("download link", "progress", "is it done")
-		Exposure("read")
+		Exposure("read_only")
 	})
 
 	Tool("cancelExport", "Cancel a running export and delete its partial file.", func() {

@@ -33,7 +33,7 @@ func queryTools() {
 		CallHintTemplate("Running {{ truncate .sql 60 }}")
 		Tags("silent", "query")
 		Keywords("sql", "select", "aggregate", "group by", "join")
-		Exposure("read")
+		Exposure("read_only")
 	})
 
 	Tool("explainQuery", "Show the execution plan of a SQL query with estimated costs, the indexes it would use and any sequential scans, without running it. Use it to find out why a query is slow.", func() {
@@ -52,7 +52,7 @@ func queryTools() {
 		})
 		Tags("silent", "query", "performance")
 		Keywords("query plan", "performance", "slow", "optimize")
-		Exposure("read")
+		Exposure("read_only")
 	})
 
 	Tool("findColumns", "Search every table for columns whose name or comment matches a text, optionally of one type. Answers questions such as 'which table has the customer email?'.", func() {
@@ -68,7 +68,7 @@ func queryTools() {
 		BoundedResult()
 		Tags("silent", "schema")
 		Keywords("where is", "field", "locate column")
-		Exposure("read")
+		Exposure("read_only")
 	})
 
 	Tool("getColumnStats", "Profile a column: fraction of nulls, number of distinct values, min, max, mean, most common values and a histogram.", func() {
@@ -91,7 +91,7 @@ func queryTools() {
 		})
 		Tags("silent", "schema", "statistics")
 		Keywords("profile", "distribution", "distinct", "nulls", "histogram")
-		Exposure("read")
+		Exposure("read_only")
 	})
 
 	Tool("getIndexStats", "Report a table's indexes with their columns, size on disk and scan counts, and flag unused or duplicate indexes.", func() {
@@ -107,7 +107,7 @@ func queryTools() {
 		})
 		Tags("silent", "indexes", "performance")
 		Keywords("index usage", "index size", "unused indexes", "performance")
-		Exposure("read")
+		Exposure("read_only")
 	})
 
 	Tool("listRelations", "List a table's foreign-key relations: the tables it references and those that reference it, with the joining columns. Use it to write joins.", func() {
@@ -126,6 +126,6 @@ func queryTools() {
 		})
 		Tags("silent", "schema")
 		Keywords("foreign key", "join", "references", "related tables")
-		Exposure("read")
+		Exposure("read_only")
 	})
 }

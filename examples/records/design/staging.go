@@ -28,7 +28,7 @@ func stagingTools() {
 		})
 		Tags("gated", "staged edits", "staged")
 		Keywords("edit cells", "change value", "update rows", "delete rows", "insert rows")
-		Exposure("stage")
+		Exposure("staging")
 	})
 
 	Tool("stageSchemaChange", "Stage a change to a table's structure: add, rename or drop a column, change a column's type, or create or drop an index. Applied only by commitStagedEdits.", func() {
@@ -53,7 +53,7 @@ func stagingTools() {
 		})
 		Tags("gated", "staged edits", "schema", "staged")
 		Keywords("alter table", "add column", "rename column", "create index", "ddl")
-		Exposure("stage")
+		Exposure("staging")
 	})
 
 	Tool("listStagedEdits", "List the edits staged but not yet committed, per table, with a before and after diff of each changed row.", func() {
@@ -66,7 +66,7 @@ func stagingTools() {
 		})
 		Tags("silent", "staged edits")
 		Keywords("pending changes", "diff", "review changes")
-		Exposure("read")
+		Exposure("read_only")
 	})
 
 	Tool("commitStagedEdits", "Write staged edits to the database in one transaction: all of them, or those of one table. Fails as a whole if any edit conflicts with a newer change.", func() {

@@ -26,7 +26,7 @@ func tablesTools() {
 		BoundedResult()
 		Tags("silent", "tables")
 		Keywords("datasets", "inventory")
-		Exposure("read")
+		Exposure("read_only")
 	})
 
 	Tool("openTable", "Open a table in the user's main grid right away, replacing the current view. Use proposeOpenTable instead when the user has not clearly asked to switch views.", func() {
@@ -62,7 +62,7 @@ func tablesTools() {
 		Return(proposal)
 		Tags("silent", "tables", "navigation", "proposal")
 		Keywords("suggest", "show", "grid")
-		Exposure("read")
+		Exposure("read_only")
 	})
 
 	Tool("describeTable", "Return a table's columns with their types, nullability, defaults and comments, and its primary key.", func() {
@@ -80,7 +80,7 @@ func tablesTools() {
 		})
 		Tags("silent", "schema")
 		Keywords("schema", "columns", "types", "ddl", "structure")
-		Exposure("read")
+		Exposure("read_only")
 	})
 
 	Tool("previewRows", "Fetch a small sample of rows from a table, optionally filtered and sorted, to look at the data without opening it in the grid.", func() {
@@ -103,7 +103,7 @@ func tablesTools() {
 		BoundedResult()
 		Tags("silent", "tables")
 		Keywords("sample", "head", "peek", "example rows")
-		Exposure("read")
+		Exposure("read_only")
 	})
 
 	Tool("countRows", "Count the rows of a table, optionally only those matching a filter and optionally grouped by one column.", func() {
@@ -120,7 +120,7 @@ func tablesTools() {
 		})
 		Tags("silent", "tables")
 		Keywords("how many", "total", "number of")
-		Exposure("read")
+		Exposure("read_only")
 	})
 
 	Tool("importFile", "Import an uploaded CSV, Excel or Parquet file into a new or existing table. The import is staged and written only by commitStagedEdits.", func() {
@@ -150,7 +150,7 @@ func tablesTools() {
 		})
 		Tags("gated", "tables", "staged")
 		Keywords("upload", "load csv", "ingest", "spreadsheet")
-		Exposure("stage")
+		Exposure("staging")
 	})
 
 	Tool("searchWorkspace", "Search the names and descriptions of tables, saved views, charts and workbooks across the workspace.", func() {
@@ -165,6 +165,6 @@ func tablesTools() {
 		})
 		Tags("silent", "navigation")
 		Keywords("find", "look up", "where is")
-		Exposure("read")
+		Exposure("read_only")
 	})
 }

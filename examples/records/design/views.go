@@ -39,7 +39,7 @@ func viewsTools() {
 		Return(proposal)
 		Tags("silent", "filters", "proposal")
 		Keywords("suggest", "where", "only show")
-		Exposure("read")
+		Exposure("read_only")
 	})
 
 	Tool("clearFilters", "Remove filters from the open view: all of them, or only those on the given columns.", func() {
@@ -106,7 +106,7 @@ func viewsTools() {
 		})
 		Tags("silent", "saved views")
 		Keywords("bookmarks", "my views")
-		Exposure("read")
+		Exposure("read_only")
 	})
 
 	Tool("openSavedView", "Open a saved view now, restoring its table, filters, sort and column layout in the main grid.", func() {
@@ -139,7 +139,7 @@ func viewsTools() {
 		Return(proposal)
 		Tags("silent", "saved views", "navigation", "proposal")
 		Keywords("suggest", "bookmark")
-		Exposure("read")
+		Exposure("read_only")
 	})
 
 	Tool("deleteSavedView", "Delete a saved view permanently. The table and its data are not affected.", func() {

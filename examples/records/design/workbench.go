@@ -47,7 +47,7 @@ func workbenchTools() {
 		})
 		Tags("silent", "charts")
 		Keywords("dashboards", "graphs")
-		Exposure("read")
+		Exposure("read_only")
 	})
 
 	Tool("openWorkbench", "Open the SQL workbench now, optionally with a query prefilled or a workbook loaded, so the user can edit and run queries next to their results.", func() {
@@ -78,7 +78,7 @@ func workbenchTools() {
 		Return(proposal)
 		Tags("silent", "workbench", "navigation", "proposal")
 		Keywords("suggest", "sql editor")
-		Exposure("read")
+		Exposure("read_only")
 	})
 
 	Tool("createWorkbook", "Create a notebook-style workbook: an ordered list of SQL, markdown and chart cells that runs from top to bottom.", func() {
