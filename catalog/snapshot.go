@@ -111,7 +111,8 @@ func (s Snapshot) refusal(wire string) string {
 // Refusal is the message a model reads when it calls wire, a deferred tool
 // its searches have not found: the search it actually has (DESIGN.md,
 // "Catalog") and the tools it may call without one, inline, in the order
-// given. instruction, when set, overrides the search's own wording ("%s"
+// given (the clause is left out when there are none: the message then
+// ends with the search). instruction, when set, overrides the search's own wording ("%s"
 // stands for the wire name; [model.SearchInstructor]). The runtime's
 // admission and the MCP server both answer with it.
 func Refusal(wire string, inline []string, search model.SearchSettings, instruction string) string {
@@ -123,5 +124,9 @@ func Refusal(wire string, inline []string, search model.SearchSettings, instruct
 	default:
 		how = "Call tool_search(query='%s') to discover it"
 	}
-	return fmt.Sprintf("Tool '%s' not in active set. %s, or use one of: %s", wire, strings.ReplaceAll(how, "%s", wire), strings.Join(inline, ", "))
+	msg := fmt.Sprintf("Tool '%s' not in active set. %s", wire, strings.ReplaceAll(how, "%s", wire))
+	if len(inline) == 0 {
+		return msg + "."
+	}
+	return msg + ", or use one of: " + strings.Join(inline, ", ")
 }

@@ -83,7 +83,7 @@ func (t *Turn) SearchQuery(query string) Answer {
 		return Answer{Kind: NoMatch, Query: query, JSON: encode(map[string]any{
 			"query":   query,
 			"tools":   []foundTool{},
-			"message": "No tool matched this query. Try other words, or use one of: " + strings.Join(t.callable(), ", "),
+			"message": noMatchMessage(t.callable()),
 		})}
 	}
 	listed := make([]foundTool, len(found))
@@ -157,4 +157,14 @@ func encode(v any) json.RawMessage {
 	enc.SetEscapeHTML(false)
 	_ = enc.Encode(v)
 	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+}
+
+// noMatchMessage is the message of a search that found nothing: try
+// other words, or call one of the tools callable now (left out when there
+// are none).
+func noMatchMessage(callable []string) string {
+	if len(callable) == 0 {
+		return "No tool matched this query. Try other words."
+	}
+	return "No tool matched this query. Try other words, or use one of: " + strings.Join(callable, ", ")
 }

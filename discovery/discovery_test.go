@@ -54,6 +54,26 @@ func TestSearchDiscoversAndRecords(t *testing.T) {
 	}
 }
 
+// With nothing callable (every tool deferred, none found yet), a search
+// that finds nothing says to try other words, and names no empty list.
+func TestNoMatchWithNothingCallableEndsWithTheAdvice(t *testing.T) {
+	req := &model.Request{Tools: []model.ToolDefinition{def("startExport", "Export a table to a CSV file")}, Search: model.SearchSettings{Mode: model.SearchPortable}}
+	turn, err := newEngine(t).Begin(req, "search_tools")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := turn.SearchQuery("zebra giraffe")
+	var body struct {
+		Message string `json:"message"`
+	}
+	if err := json.Unmarshal(a.JSON, &body); err != nil || a.Kind != NoMatch {
+		t.Fatalf("answer %+v", a)
+	}
+	if body.Message != "No tool matched this query. Try other words." {
+		t.Fatalf("message %q", body.Message)
+	}
+}
+
 func TestNoMatchNamesTheCallableTools(t *testing.T) {
 	req := catalogRequest()
 	req.Discovery = &model.DiscoveryState{Tools: []tools.Ident{"ws.indexStats"}}

@@ -130,19 +130,10 @@ func KeyLimit() *Failure {
 }
 
 // NotInActiveSet is the failure of a deferred tool called before a search
-// found it; refusal is the catalog's message (catalog.Refusal). When the
-// caller has no inline tools, the message ends with the search (and a
-// full stop): the alternative clause (", or use one of: ") that would list
-// none is dropped, so the model is not pointed at an empty list.
+// found it; refusal is the catalog's message (catalog.Refusal).
 func NotInActiveSet(refusal string) *Failure {
-	if bare, ok := strings.CutSuffix(refusal, noAlternatives); ok {
-		refusal = bare + "."
-	}
 	return &Failure{Code: KindNotInActiveSet, Recovery: RecoveryCorrectCall, Message: refusal}
 }
-
-// noAlternatives is how catalog.Refusal ends when it lists no inline tools.
-const noAlternatives = ", or use one of: "
 
 // Denied is the failure of a call a person denied (when its tool declares
 // no denied-result template).
