@@ -1,10 +1,12 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"strings"
 	"time"
@@ -106,11 +108,16 @@ func readClientKeys(path string) (map[string]tools.Exposure, error) {
 		return nil, fmt.Errorf("--keys: %w", err)
 	}
 	defer r.Close()
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("--keys: %w", err)
+	}
 	var f clientKeys
-	dec := json.NewDecoder(r)
+	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&f); err != nil {
-		return nil, fmt.Errorf(`--keys %s: %w (want {"clients": [{"name": "ide", "key": "<secret>", "tier": "read_only"}]})`, path, err)
+		line, col := jsonErrorPos(data, err, dec.InputOffset())
+		return nil, fmt.Errorf(`--keys %s:%d:%d: %s (want {"clients": [{"name": "ide", "key": "<secret>", "tier": "read_only"}]})`, path, line, col, jsonErrorMessage(err))
 	}
 	out := map[string]tools.Exposure{}
 	var errs []error
