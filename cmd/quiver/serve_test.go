@@ -261,13 +261,7 @@ func TestReadmeRunCommandServesMCP(t *testing.T) {
 }
 
 func TestServeStdio(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and runs quiver")
-	}
-	bin := filepath.Join(t.TempDir(), "quiver")
-	if out, err := exec.Command(goTool(t), "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := quiverBinary(t)
 	cmd := exec.Command(bin, "serve", "--stdio", "--data", t.TempDir())
 	searchAndCall(t, connectMCP(t, &sdk.CommandTransport{Command: cmd}))
 }
