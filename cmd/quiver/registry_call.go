@@ -67,8 +67,9 @@ A tool that fails (tool_error) exits 1 with its message; so does a call the
 registry refuses, printed with the error's name: validation_error (the
 payload does not match the tool's schema), unknown_toolset, unknown_tool,
 call_not_admitted, outcome_unknown, overloaded…`,
-		Example: `  quiver registry call workspace.listTables --payload '{"limit": 5}'
-  quiver registry call workspace.openTable --payload '{"table": "orders"}' --call-id open-orders-1 --json`,
+		Example: `  # with quiver serve running
+  quiver registry call workspace.listTables --payload '{"limit": 5}'
+  quiver registry call workspace.countRows --payload '{"table": "sales.orders", "groupBy": "status"}' --call-id count-orders-1 --json`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			switch {
 			case len(args) == 0:
