@@ -1,8 +1,8 @@
 package main
 
 import (
-	"os"
 	"net"
+	"os"
 	"strings"
 	"testing"
 	"time"
