@@ -49,6 +49,13 @@ func TestRegistryCommandsFindQuiverServe(t *testing.T) {
 	env := userEnv(xdg)
 	p := startQuiverProcessEnv(t, bin, env, "serve", "--addr", "127.0.0.1:0")
 	regURL := bannerRegistryURL(t, p.stdout.String())
+	// Clients are told the binary's own path, and the registry commands
+	// need no flag.
+	for _, want := range []string{`"command": "` + bin + `"`, "registry        " + bin + " registry ls\n"} {
+		if !strings.Contains(p.stdout.String(), want) {
+			t.Errorf("the banner has no %q:\n%s", want, p.stdout.String())
+		}
+	}
 
 	dir := filepath.Join(xdg, "quiver")
 	if fi, err := os.Stat(filepath.Join(dir, endpointsFile)); err != nil || fi.Mode().Perm() != 0o600 {
@@ -190,5 +197,18 @@ func TestServeHTTPAttachesToRunningStdio(t *testing.T) {
 	}
 	if code := p.stop(t); code != 0 {
 		t.Errorf("the attached quiver serve exited %d:\n%s", code, p.stderr.String())
+	}
+}
+
+func TestIsGoRunBuild(t *testing.T) {
+	for exe, want := range map[string]bool{
+		"/tmp/go-build1234567/b001/exe/quiver":   true,
+		"/home/you/go/bin/quiver":                false,
+		"/tmp/go-build1234567/quiver":            false,
+		"/var/folders/x/T/go-build9/b001/exe/qv": true,
+	} {
+		if got := isGoRunBuild(exe); got != want {
+			t.Errorf("isGoRunBuild(%q) = %v, want %v", exe, got, want)
+		}
 	}
 }
