@@ -34,9 +34,10 @@ func newRegistryCommand() *cobra.Command {
 		Long: `The tool registry: providers publish toolsets to it, consumers list, search
 and resolve them and call their tools through it. quiver registry serve runs
 one; the other commands are its clients: they talk to --registry URL
-($QUIVER_REGISTRY_URL, or ` + defaultRegistryURL + `) with the API key in
---key-file FILE, $QUIVER_REGISTRY_KEY or --key KEY, print tables by default
-and JSON with --json. Prefer --key-file or the environment: every user of
+($QUIVER_REGISTRY_URL, a running quiver serve's registry, or
+` + defaultRegistryURL + `) with the API key in --key-file FILE,
+$QUIVER_REGISTRY_KEY or --key KEY (or quiver serve's consumer key), print
+tables by default and JSON with --json; each one's --help gives the order. Prefer --key-file or the environment: every user of
 the machine can read a process's command line (ps), not its files or its
 environment.
 

@@ -135,9 +135,19 @@ listens only on a loopback address, and answers only requests naming it
 needs them, unless --insecure-http says a proxy in front terminates TLS.
 
 The registry listens on a free loopback port with API keys generated at
-every start: the admin and provider keys are written, readable by you only,
-to registry-admin.key and registry-provider.key in the data folder (the
-banner names them; the keys themselves are never printed).
+every start: the admin, provider and consumer keys are written, readable by
+you only, to registry-admin.key, registry-provider.key and
+registry-consumer.key in the data folder (the banner names them; the keys
+themselves are never printed). Its endpoints (pid, registry and MCP URLs)
+go to serve.json there, removed when it stops: quiver registry ls, search,
+resolve and call find the registry and the consumer key through it, with no
+flag.
+
+A quiver serve started while another runs on the same data folder attaches
+to it: it serves MCP (over HTTP, or --stdio) from the running one's
+registry, and neither opens the store nor publishes again, so quiver serve
+--stdio runs beside quiver serve in either order. If the one it attached to
+stops, every call is answered with an error saying so.
 
 The endpoint bounds what clients hold: an MCP session that sends no request
 for --session-timeout (5m) is dropped (its client gets 404 and starts a new
