@@ -85,7 +85,7 @@ func jsonString(s string) string {
 
 // quiverCommand is the command a client should start to run quiver: the
 // absolute path of this binary, or, when it is go run's temporary build
-// (which go run deletes when it exits), where go install puts it, with
+// (whose path changes with every build), where go install puts it, with
 // the install line to run first.
 func quiverCommand() (bin, install string) {
 	exe, err := os.Executable()
@@ -98,15 +98,25 @@ func quiverCommand() (bin, install string) {
 		return exe, ""
 	}
 	bin = filepath.Join(goInstallDir(), "quiver")
-	return bin, "go install ./cmd/quiver (this is go run's temporary build, deleted when it exits; go install puts quiver in $(go env GOPATH)/bin, here " + bin + ": add that folder to PATH)"
+	return bin, "go install ./cmd/quiver (this is go run's temporary build, whose path changes with every build; go install puts quiver in $(go env GOPATH)/bin, here " + bin + ": add that folder to PATH)"
 }
 
-// isGoRunBuild reports whether exe is a binary go run built: it lives in
-// a go-build folder of the temporary directory, as …/go-build123/b001/exe/NAME.
+// isGoRunBuild reports whether exe is a binary go run built: one in a
+// temporary go-build folder (…/go-build123/b001/exe/NAME) or in the build
+// cache, where go run keeps what it builds (…/go-build/a3/HASH-d/NAME, or
+// under $GOCACHE).
 func isGoRunBuild(exe string) bool {
-	parts := strings.Split(filepath.ToSlash(exe), "/")
-	for i, p := range parts {
-		if strings.HasPrefix(p, "go-build") && i+2 < len(parts) && parts[len(parts)-2] == "exe" {
+	exe = filepath.ToSlash(exe)
+	if cache := os.Getenv("GOCACHE"); cache != "" && strings.HasPrefix(exe, filepath.ToSlash(cache)+"/") {
+		return true
+	}
+	parts := strings.Split(exe, "/")
+	if len(parts) < 3 {
+		return false
+	}
+	dir := parts[len(parts)-2]
+	for _, p := range parts[:len(parts)-2] {
+		if strings.HasPrefix(p, "go-build") && (dir == "exe" || strings.HasSuffix(dir, "-d")) {
 			return true
 		}
 	}

@@ -202,10 +202,12 @@ func TestServeHTTPAttachesToRunningStdio(t *testing.T) {
 
 func TestIsGoRunBuild(t *testing.T) {
 	for exe, want := range map[string]bool{
-		"/tmp/go-build1234567/b001/exe/quiver":   true,
-		"/home/you/go/bin/quiver":                false,
-		"/tmp/go-build1234567/quiver":            false,
-		"/var/folders/x/T/go-build9/b001/exe/qv": true,
+		"/tmp/go-build1234567/b001/exe/quiver":       true,
+		"/home/you/go/bin/quiver":                    false,
+		"/tmp/go-build1234567/quiver":                false,
+		"/var/folders/x/T/go-build9/b001/exe/qv":     true,
+		"/root/.cache/go-build/a3/a3a4b05b-d/quiver": true,
+		"/root/.cache/go-build/a3/quiver":            false,
 	} {
 		if got := isGoRunBuild(exe); got != want {
 			t.Errorf("isGoRunBuild(%q) = %v, want %v", exe, got, want)
