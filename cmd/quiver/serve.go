@@ -21,6 +21,7 @@ import (
 	"github.com/quiver-go/quiver/registry"
 	"github.com/quiver-go/quiver/registry/node"
 	"github.com/quiver-go/quiver/registry/server"
+	"github.com/quiver-go/quiver/registry/store/boltstore"
 	"github.com/quiver-go/quiver/registry/stores"
 	"github.com/quiver-go/quiver/tools"
 )
@@ -240,10 +241,20 @@ func runQuickServe(ctx context.Context, stdin io.Reader, stdout, stderr io.Write
 		return err
 	}
 	reg, err := startEmbeddedRegistry(ctx, dir, keys, log)
+	if storeInUse(err) {
+		// Another quiver serve may be starting on the folder: attach once
+		// it says where it is.
+		if ep := awaitRunningServe(ctx, dir); ep != nil {
+			return runAttached(ctx, front, dir, ep)
+		}
+	}
 	if err != nil {
 		return err
 	}
 	defer reg.close()
+	if err := keys.writeFiles(); err != nil {
+		return err
+	}
 	pub, err := publishWorkspace(ctx, reg.provider, reg.consumer, log)
 	if err != nil {
 		return err
@@ -288,6 +299,34 @@ func runAttached(ctx context.Context, front mcpFront, dir string, ep *serveEndpo
 		banner.print(front.bannerOut())
 		return nil
 	})
+}
+
+// storeInUse reports whether err is the embedded store's "locked by
+// another process". registry/stores words it anew without wrapping
+// boltstore.ErrInUse, so its message is matched too.
+func storeInUse(err error) bool {
+	return err != nil && (errors.Is(err, boltstore.ErrInUse) || strings.Contains(err.Error(), "is in use by another registry"))
+}
+
+// startingTimeout is how long a quiver serve that finds the store locked
+// waits for the one holding it to write its endpoints file.
+const startingTimeout = 10 * time.Second
+
+// awaitRunningServe waits up to startingTimeout for a quiver serve to run
+// on dir, and returns it (nil when none does).
+func awaitRunningServe(ctx context.Context, dir string) *serveEndpoints {
+	ctx, cancel := context.WithTimeout(ctx, startingTimeout)
+	defer cancel()
+	for {
+		if ep := runningServe(ctx, dir); ep != nil {
+			return ep
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
 }
 
 // sameAddr reports whether the MCP URL u is served at addr (HOST:PORT).

@@ -33,8 +33,9 @@ type registryKeys struct {
 	keys                                  *server.Keys
 }
 
-// newRegistryKeys generates the keys and writes them to their files in
-// dir. approve are the gated tools the MCP
+// newRegistryKeys generates the keys, for their files in dir (writeFiles
+// writes them, once the registry holds the store: until then, a quiver
+// serve already running there keeps its own). approve are the gated tools the MCP
 // server's consumer key may call (its "confirm" grant).
 func newRegistryKeys(dir string, approve []string) (*registryKeys, error) {
 	k := &registryKeys{adminFile: filepath.Join(dir, adminKeyFile), providerFile: filepath.Join(dir, providerKeyFile), consumerFile: filepath.Join(dir, consumerKeyFile)}
@@ -54,12 +55,17 @@ func newRegistryKeys(dir string, approve []string) (*registryKeys, error) {
 		return nil, err
 	}
 	k.keys = keys
+	return k, nil
+}
+
+// writeFiles writes the keys to their files.
+func (k *registryKeys) writeFiles() error {
 	for _, f := range []struct{ path, secret string }{{k.adminFile, k.admin}, {k.providerFile, k.provider}, {k.consumerFile, k.consumer}} {
 		if err := writeSecretFile(f.path, f.secret); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	return k, nil
+	return nil
 }
 
 // writeSecretFile replaces path with a file holding secret and a newline,
