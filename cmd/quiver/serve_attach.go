@@ -33,7 +33,7 @@ func attach(dir string, ep *serveEndpoints, approve []string) (*attachment, erro
 		keyFile = filepath.Join(dir, consumerKeyFile)
 	}
 	if len(approve) > 0 && !sameSet(approve, ep.Approved) {
-		return nil, usagef("--approve %v: quiver serve (%s) already runs on this data folder with --approve %v, and this one serves its registry with its grant: stop it and start it again with the --approve you want, or leave --approve out", approve, ep.describe(), ep.Approved)
+		return nil, fmt.Errorf("--approve %v: quiver serve (%s) already runs on this data folder with --approve %v, and this one serves its registry with its grant: stop it and start it again with the --approve you want, or leave --approve out", approve, ep.describe(), ep.Approved)
 	}
 	key, err := readSecretFile("the consumer key file of quiver serve", keyFile)
 	if err != nil {

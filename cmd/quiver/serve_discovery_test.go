@@ -9,12 +9,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/quiver-go/quiver/internal/registrytest"
 	"github.com/quiver-go/quiver/registry"
 	"github.com/quiver-go/quiver/registry/bench"
 )
@@ -213,4 +215,49 @@ func TestIsGoRunBuild(t *testing.T) {
 			t.Errorf("isGoRunBuild(%q) = %v, want %v", exe, got, want)
 		}
 	}
+}
+
+// TestStaleEndpointsFileIsReportedAtOnce: an endpoints file naming a live
+// process whose registry refuses connections (its port closed), and one
+// naming a process that has exited, each make the registry commands say
+// quiver serve is not running, at once.
+func TestStaleEndpointsFileIsReportedAtOnce(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		pid  int
+		want string
+	}{
+		{"registry refuses", os.Getpid(), "its registry refuses connections"},
+		{"process exited", exitedPID(t), "the process has exited"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if c.pid != os.Getpid() && runtime.GOOS == "windows" {
+				t.Skip("no process probe on Windows: the registry's dial decides")
+			}
+			dir := t.TempDir()
+			url := "http://" + registrytest.FreeAddr(t)
+			if err := writeEndpoints(dir, &serveEndpoints{PID: c.pid, Registry: url, Version: "test"}); err != nil {
+				t.Fatal(err)
+			}
+			start := time.Now()
+			r := quiver(t, "registry", "ls", "--data", dir)
+			want := fmt.Sprintf("quiver: quiver serve is not running (pid %d, %s: %s): start it with `quiver serve`", c.pid, url, c.want)
+			if r.code != exitError || !strings.HasPrefix(r.stderr, want) {
+				t.Errorf("exit %d, stderr %q: want 1 and %q", r.code, r.stderr, want)
+			}
+			if took := time.Since(start); took > time.Second {
+				t.Errorf("took %v: want within a second", took)
+			}
+		})
+	}
+}
+
+// exitedPID is the pid of a process that has exited and been reaped.
+func exitedPID(t *testing.T) int {
+	t.Helper()
+	cmd := exec.Command(goTool(t), "version")
+	if err := cmd.Run(); err != nil {
+		t.Fatal(err)
+	}
+	return cmd.Process.Pid
 }
