@@ -2,6 +2,7 @@ package main
 
 import (
 	"net"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -63,20 +64,35 @@ func shellWords(t *testing.T, line string) []string {
 // they serve, then stop as on SIGINT. Each maps to its default address.
 var servingCommands = map[string]string{"quiver registry serve": defaultRegistryAddr, "quiver serve": defaultServeAddr}
 
+// exampleRedisAddr is where the examples that need Redis expect it.
+const exampleRedisAddr = "127.0.0.1:6379"
+
+// Requirement lines: a comment line of an Example naming what the
+// examples after it need running. The test starts it, or skips them
+// saying why.
+const (
+	withQuiverServe = "# with quiver serve running"
+	withRedis       = "# with redis-server on " + exampleRedisAddr
+)
+
 // TestHelpExamplesRun runs every line of every command's Example, as
-// written, from an empty directory: an example must work for a new user
-// who copies it, so it may name no file and only tools of the embedded
-// catalog. Every command that does something has examples. The registry's
-// client commands talk to a registry serving the embedded workspace
-// catalog ($QUIVER_REGISTRY_URL); quiver registry serve keeps its data
-// under a temporary $XDG_DATA_HOME, or in a test redis-server
-// ($QUIVER_REDIS_URL).
+// written, from an empty directory and in a new user's environment: no
+// QUIVER_* variable, and $XDG_DATA_HOME at a new temporary folder for each
+// command. An example must work for a user who copies it, so it may name
+// no file and only tools of the embedded catalog, and what it needs
+// running is said by a requirement line before it (withQuiverServe,
+// withRedis), which the test starts: quiver serve on a free port, found by
+// the registry commands through its data folder, or a redis-server on
+// 127.0.0.1:6379 when that port is free (else those examples are
+// skipped). Every command that does something has examples.
 func TestHelpExamplesRun(t *testing.T) {
 	t.Chdir(t.TempDir())
-	t.Setenv("XDG_DATA_HOME", t.TempDir())
-	t.Setenv(envRegistryURL, startRegistry(t).URL)
-	t.Setenv(envRegistryKey, "")
-	t.Setenv("QUIVER_REDIS_URL", redistest.Start(t, redistest.Options{}).URL())
+	for _, kv := range os.Environ() {
+		if name, _, _ := strings.Cut(kv, "="); strings.HasPrefix(name, "QUIVER_") {
+			t.Setenv(name, "") // restored afterwards
+			os.Unsetenv(name)
+		}
+	}
 	ran := 0
 	for _, cmd := range commands(newRootCommand()) {
 		if cmd.Example == "" {
@@ -85,33 +101,72 @@ func TestHelpExamplesRun(t *testing.T) {
 			}
 			continue
 		}
-		for line := range strings.Lines(cmd.Example) {
-			line = strings.TrimSpace(line)
-			if line == "" || strings.HasPrefix(line, "#") {
-				continue
-			}
-			words := shellWords(t, line)
-			if words[0] != "quiver" {
-				t.Errorf("%s: example %q does not start with quiver", cmd.CommandPath(), line)
-				continue
-			}
-			t.Run(line, func(t *testing.T) {
-				var r result
-				if addr, ok := servingCommands[cmd.CommandPath()]; ok {
-					r = serveExample(t, addr, words[1:])
-				} else {
-					r = quiver(t, words[1:]...)
+		t.Run(cmd.CommandPath(), func(t *testing.T) {
+			t.Setenv("XDG_DATA_HOME", t.TempDir())
+			var skip string // why the examples after a requirement cannot run
+			started := map[string]bool{}
+			for line := range strings.Lines(cmd.Example) {
+				line = strings.TrimSpace(line)
+				switch {
+				case line == "":
+					continue
+				case line == withQuiverServe:
+					if !started[line] {
+						startServing(t, "serve", "--addr", "127.0.0.1:0")
+						started[line] = true
+					}
+					continue
+				case line == withRedis:
+					if !started[line] {
+						skip = startExampleRedis(t)
+						started[line] = true
+					}
+					continue
+				case strings.HasPrefix(line, "# with "):
+					t.Errorf("%s: requirement %q: the test knows only %q and %q", cmd.CommandPath(), line, withQuiverServe, withRedis)
+					continue
+				case strings.HasPrefix(line, "#"):
+					continue
 				}
-				if r.code != exitOK || r.stderr != "" || r.stdout == "" {
-					t.Errorf("exit %d, stdout %d bytes, stderr:\n%s", r.code, len(r.stdout), r.stderr)
+				words := shellWords(t, line)
+				if words[0] != "quiver" {
+					t.Errorf("%s: example %q does not start with quiver", cmd.CommandPath(), line)
+					continue
 				}
-			})
-			ran++
-		}
+				t.Run(line, func(t *testing.T) {
+					if skip != "" {
+						t.Skip(skip)
+					}
+					var r result
+					if addr, ok := servingCommands[cmd.CommandPath()]; ok {
+						r = serveExample(t, addr, words[1:])
+					} else {
+						r = quiver(t, words[1:]...)
+					}
+					if r.code != exitOK || r.stderr != "" || r.stdout == "" {
+						t.Errorf("exit %d, stdout %d bytes, stderr:\n%s", r.code, len(r.stdout), r.stderr)
+					}
+				})
+				ran++
+			}
+		})
 	}
 	if ran < 10 {
 		t.Errorf("ran %d examples; the commands' Example fields hold more", ran)
 	}
+}
+
+// startExampleRedis starts a redis-server on exampleRedisAddr until the
+// test ends, or returns why the examples needing it are skipped: the
+// address is taken.
+func startExampleRedis(t *testing.T) (skip string) {
+	t.Helper()
+	if conn, err := net.DialTimeout("tcp", exampleRedisAddr, time.Second); err == nil {
+		conn.Close()
+		return exampleRedisAddr + " is taken on this machine: something answers there"
+	}
+	redistest.Start(t, redistest.Options{Addr: exampleRedisAddr})
+	return ""
 }
 
 // serveExample runs a serving command's example until it serves, then

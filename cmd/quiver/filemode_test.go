@@ -226,20 +226,26 @@ func TestRedisURLFile(t *testing.T) {
 	}
 }
 
-// TestServeBannerSuggestsKeyFile: quiver serve's banner shows how to reach
-// its registry with --key-file and its admin key file (0600), never with
-// the key on the command line, and the command it shows works.
-func TestServeBannerSuggestsKeyFile(t *testing.T) {
+// TestServeBannerSuggestsRegistryLs: quiver serve's banner shows how to
+// reach its registry, never with a key on the command line: registry ls
+// with its data folder, which finds the registry and the consumer key
+// (0600) there, and the command it shows works; so does the admin key
+// file with --key-file.
+func TestServeBannerSuggestsRegistryLs(t *testing.T) {
 	data := t.TempDir()
 	s := startServing(t, "serve", "--addr", "127.0.0.1:0", "--data", data)
 	banner := s.stdout.String()
 	regURL := bannerRegistryURL(t, banner)
-	adminFile := filepath.Join(data, adminKeyFile)
-	want := "quiver registry ls --registry " + regURL + " --key-file " + adminFile + "\n"
-	if !strings.Contains(banner, want) || strings.Contains(banner, "$(cat") {
+	want := " registry ls --data " + data + "\n"
+	if !strings.Contains(banner, want) || strings.Contains(banner, "$(cat") || strings.Contains(banner, "--key ") {
 		t.Fatalf("the banner does not suggest %q:\n%s", want, banner)
 	}
-	out := quiver(t, "registry", "ls", "--registry", regURL, "--key-file", adminFile).mustSucceed(t)
+	readKeyFile(t, filepath.Join(data, consumerKeyFile))
+	out := quiver(t, "registry", "ls", "--data", data).mustSucceed(t)
+	if !strings.Contains(out.stdout, "registry  "+regURL) || !strings.Contains(out.stdout, "workspace") {
+		t.Errorf("registry ls --data:\n%s", out.stdout)
+	}
+	out = quiver(t, "registry", "ls", "--registry", regURL, "--key-file", filepath.Join(data, adminKeyFile)).mustSucceed(t)
 	if !strings.Contains(out.stdout, "workspace") {
 		t.Errorf("registry ls with the admin key file:\n%s", out.stdout)
 	}

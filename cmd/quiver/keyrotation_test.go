@@ -3,7 +3,6 @@ package main
 import (
 	"io"
 	"net/http"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strconv"
@@ -36,13 +35,7 @@ func TestRegistryReloadsKeysOnSIGHUP(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("no SIGHUP on Windows")
 	}
-	if testing.Short() {
-		t.Skip("builds and runs quiver")
-	}
-	bin := filepath.Join(t.TempDir(), "quiver")
-	if out, err := exec.Command(goTool(t), "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := quiverBinary(t)
 	dir := t.TempDir()
 	keys := writeMode(t, dir, "keys.json", rotationKeys("a", rotationKeyA), 0o600)
 	p := startQuiverProcess(t, bin, "registry", "serve", "--addr", "127.0.0.1:0", "--data", filepath.Join(dir, "data"), "--keys", keys)

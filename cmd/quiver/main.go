@@ -5,11 +5,12 @@
 //
 // Usage:
 //
+//	quiver serve [--addr 127.0.0.1:7400] [--data DIR] [--keys FILE] [--stdio] [--expose-all] [--approve TOOL]...
 //	quiver search "<query>" [--catalog FILE] [--limit N] [--json]
 //	quiver search eval [--catalog FILE --queries FILE] [--ranker default|baseline] [--compare] [--allow-skips] [--json]
 //	quiver catalog tokens [--catalog FILE] [--inline NAMES | --inline-count N] [--json]
 //	quiver registry serve [--addr 127.0.0.1:7420] [--data DIR] [--keys FILE] [--max-body SIZE] [--lease-ttl D] [--retention D]
-//	quiver registry ls [--tag T]... [--json]
+//	quiver registry ls [--tag T]... [--json] [--data DIR]
 //	quiver registry search "<query>" [--limit N] [--json]
 //	quiver registry resolve NAME [--version V] [--json]
 //	quiver registry call TOOLSET.TOOL --payload JSON|@FILE [--call-id ID] [--timeout D] [--json]
@@ -40,8 +41,10 @@
 // Without --keys it serves everyone as admin, so it starts on a loopback
 // address only. SIGINT or SIGTERM stops it gracefully; SIGHUP reloads
 // --keys. The other registry commands are its clients: --registry URL
-// ($QUIVER_REGISTRY_URL, default http://127.0.0.1:7420) and --key-file FILE,
-// $QUIVER_REGISTRY_KEY or --key KEY; a failure the
+// ($QUIVER_REGISTRY_URL, then the registry of the quiver serve running on
+// the data folder, found through its serve.json, then
+// http://127.0.0.1:7420) and --key-file FILE, $QUIVER_REGISTRY_KEY or --key
+// KEY (then that quiver serve's consumer key file); a failure the
 // registry reports is printed with its name (validation_error,
 // unknown_toolset…) and exits 1. quiver registry call prints the call id
 // it generates, so that a retry with --call-id reads the same outcome.

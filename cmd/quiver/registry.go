@@ -34,9 +34,10 @@ func newRegistryCommand() *cobra.Command {
 		Long: `The tool registry: providers publish toolsets to it, consumers list, search
 and resolve them and call their tools through it. quiver registry serve runs
 one; the other commands are its clients: they talk to --registry URL
-($QUIVER_REGISTRY_URL, or ` + defaultRegistryURL + `) with the API key in
---key-file FILE, $QUIVER_REGISTRY_KEY or --key KEY, print tables by default
-and JSON with --json. Prefer --key-file or the environment: every user of
+($QUIVER_REGISTRY_URL, a running quiver serve's registry, or
+` + defaultRegistryURL + `) with the API key in --key-file FILE,
+$QUIVER_REGISTRY_KEY or --key KEY (or quiver serve's consumer key), print
+tables by default and JSON with --json; each one's --help gives the order. Prefer --key-file or the environment: every user of
 the machine can read a process's command line (ps), not its files or its
 environment.
 
@@ -58,17 +59,22 @@ type registryFlags struct {
 	// keyFile is --key-file: the file holding the key, which keeps it out
 	// of the process list that --key shows every user.
 	keyFile string
-	// urlFrom names where url came from (--registry or the environment),
-	// for messages.
+	// urlFrom names where url came from (--registry, the environment or
+	// quiver serve's endpoints file), for messages.
 	urlFrom string
-	client  *registry.Client
+	// data is --data: the data folder whose endpoints file names the
+	// registry of a running quiver serve.
+	data   dataFolder
+	client *registry.Client
 }
 
-// addFlags registers --registry, --key and --key-file on cmd and builds
-// the client before cmd runs: a malformed URL or key, or both --key and
-// --key-file, is a usage error.
+// addFlags registers --registry, --key, --key-file and --data on cmd and
+// builds the client before cmd runs: a malformed URL or key, or both --key
+// and --key-file, is a usage error. cmd's --help says where the registry
+// and the key come from (registryLookupHelp).
 func (f *registryFlags) addFlags(cmd *cobra.Command) {
-	cmd.Flags().StringVar(&f.url, "registry", defaultRegistryURL, "registry `URL`; $"+envRegistryURL+" when --registry is not given")
+	cmd.Long += "\n\n" + registryLookupHelp
+	cmd.Flags().StringVar(&f.url, "registry", defaultRegistryURL, "registry `URL`; when not given: $"+envRegistryURL+", then a running quiver serve's (--data), then "+defaultRegistryURL)
 	cmd.Flags().StringVar(&f.key, "key", "", "API `KEY` sent to the registry (every user sees it in ps: prefer --key-file or $"+envRegistryKey+"); $"+envRegistryKey+" when neither --key nor --key-file is given")
 	cmd.Flags().StringVar(&f.keyFile, "key-file", "", "read the API key from `FILE` (readable by you only, one trailing newline dropped)")
 	pre := cmd.PreRunE
@@ -81,20 +87,48 @@ func (f *registryFlags) addFlags(cmd *cobra.Command) {
 		}
 		return nil
 	}
+	// Registered after the hook above, so that its own check of --data
+	// runs first.
+	f.data.addFlag(cmd)
+	cmd.Flags().Lookup("data").Usage = "data folder `DIR` of the quiver serve whose registry to use when neither --registry nor $" + envRegistryURL + " is given"
 }
 
-// connect resolves the flags against the environment and builds the
-// client.
+// connect resolves the flags against the environment and quiver serve's
+// endpoints file, in registryLookupHelp's order, and builds the client.
 func (f *registryFlags) connect(cmd *cobra.Command) error {
 	f.urlFrom = "--registry"
-	if env := os.Getenv(envRegistryURL); env != "" && !cmd.Flags().Changed("registry") {
+	var found *discovered
+	switch env := os.Getenv(envRegistryURL); {
+	case cmd.Flags().Changed("registry"):
+	case env != "":
 		f.url, f.urlFrom = env, "$"+envRegistryURL
+	default:
+		ctx := cmd.Context()
+		if ctx == nil {
+			ctx = context.Background()
+		}
+		d, err := discoverServe(ctx, &f.data)
+		if err != nil {
+			return err
+		}
+		if d != nil {
+			found = d
+			f.url, f.urlFrom = d.url, "the registry of quiver serve ("+d.from+")"
+		}
 	}
 	keyFrom := "--key"
 	keyGiven, fileGiven := cmd.Flags().Changed("key"), cmd.Flags().Changed("key-file")
+	if !keyGiven && !fileGiven && os.Getenv(envRegistryKey) == "" && found != nil {
+		key, err := readSecretFile("quiver serve's consumer key file", found.keyFile)
+		if err != nil {
+			return err
+		}
+		f.key, keyFrom = key, found.keyFile
+	}
 	switch {
 	case keyGiven && fileGiven:
 		return usagef("--key and --key-file both give the API key: pass one (--key-file keeps it out of the process list)")
+	case found != nil && !keyGiven && !fileGiven && os.Getenv(envRegistryKey) == "":
 	case fileGiven:
 		if f.keyFile == "" {
 			return usagef(`--key-file "": name the file holding the key`)
@@ -152,7 +186,7 @@ func (f *registryFlags) fail(err error) error {
 	}
 	switch {
 	case errors.Is(err, syscall.ECONNREFUSED):
-		return fmt.Errorf("no registry answers at %s (connection refused): start one with 'quiver registry serve', or give its address with --registry URL or $%s", f.url, envRegistryURL)
+		return fmt.Errorf("no registry answers at %s (connection refused): start one with 'quiver serve' or 'quiver registry serve', or give its address with --registry URL or $%s", f.url, envRegistryURL)
 	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, os.ErrDeadlineExceeded):
 		return fmt.Errorf("registry %s did not answer in time: %w", f.url, unwrapClientError(err))
 	}

@@ -67,8 +67,9 @@ A tool that fails (tool_error) exits 1 with its message; so does a call the
 registry refuses, printed with the error's name: validation_error (the
 payload does not match the tool's schema), unknown_toolset, unknown_tool,
 call_not_admitted, outcome_unknown, overloaded…`,
-		Example: `  quiver registry call workspace.listTables --payload '{"limit": 5}'
-  quiver registry call workspace.openTable --payload '{"table": "orders"}' --call-id open-orders-1 --json`,
+		Example: `  # with quiver serve running
+  quiver registry call workspace.listTables --payload '{"limit": 5}'
+  quiver registry call workspace.countRows --payload '{"table": "sales.orders", "groupBy": "status"}' --call-id count-orders-1 --json`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			switch {
 			case len(args) == 0:
@@ -198,6 +199,9 @@ func runCall(ctx context.Context, w io.Writer, id tools.Ident, payload json.RawM
 	ctx, cancel := context.WithTimeout(ctx, opts.timeout+callGrace)
 	defer cancel()
 	toolset := id.Toolset()
+	if err := opts.reg.checkServed(ctx, toolset); err != nil {
+		return err
+	}
 	var out *gen.CallOutcome
 	// A new revision may replace the toolset's registration between the
 	// resolution and the call (admission_conflict, with nothing
@@ -241,6 +245,23 @@ func runCall(ctx context.Context, w io.Writer, id tools.Ident, payload json.RawM
 	}
 	fmt.Fprintln(w)
 	return writeJSON(w, out.Result)
+}
+
+// checkServed fails at once when the registry lists toolset with no
+// healthy provider: the registry would hold the call until its deadline
+// and answer call_not_admitted. A toolset it does not list is left to the
+// resolution (unknown_toolset).
+func (f *registryFlags) checkServed(ctx context.Context, toolset string) error {
+	res, err := f.client.ListToolsets(ctx, &gen.ListToolsetsPayload{})
+	if err != nil {
+		return f.fail(err)
+	}
+	for _, ts := range res.Toolsets {
+		if ts.Name == toolset && ts.Providers == 0 {
+			return fmt.Errorf("toolset %s has no provider serving it at %s, so no call to it can run: start its provider (quiver serve publishes workspace), then call again; quiver registry ls shows each toolset's providers", toolset, f.url)
+		}
+	}
+	return nil
 }
 
 // callFailure adds to a failed call's message how to retry it, when a

@@ -38,8 +38,9 @@ func newRegistryLsCommand() *cobra.Command {
 publishes, the revision registered, its number of tools and of healthy
 providers (live leases that are not draining). --tag T keeps the toolsets
 tagged T; given several times, the toolsets with every tag.`,
-		Example: `  quiver registry ls
-  quiver registry ls --tag data --json`,
+		Example: `  # with quiver serve running
+  quiver registry ls
+  quiver registry ls --json`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runLs(cmd.Context(), cmd.OutOrStdout(), opts)
@@ -119,7 +120,8 @@ func newRegistrySearchCommand() *cobra.Command {
 		Long: `Rank the tools of every toolset in the registry's catalog for a request, with
 the registry's discovery ranker, and print the best --limit (at most 100).
 Several words are joined into one query.`,
-		Example: `  quiver registry search "export this table to csv"
+		Example: `  # with quiver serve running
+  quiver registry search "export this table to csv"
   quiver registry search "open a table" --limit 3 --json`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if strings.TrimSpace(strings.Join(args, " ")) == "" {
@@ -201,7 +203,8 @@ token calls to it carry, and its tools. --version V pins the version: the
 command fails (version_mismatch) unless the toolset publishes V. --json
 prints the whole resolution, with the declaration: every tool's schemas
 and metadata.`,
-		Example: `  quiver registry resolve workspace
+		Example: `  # with quiver serve running
+  quiver registry resolve workspace
   quiver registry resolve workspace --json`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			switch {

@@ -217,7 +217,7 @@ func TestRegistryNotRunning(t *testing.T) {
 	} {
 		t.Setenv(envRegistryURL, url)
 		out := quiver(t, args...)
-		want := "quiver: no registry answers at " + url + " (connection refused): start one with 'quiver registry serve'"
+		want := "quiver: no registry answers at " + url + " (connection refused): start one with 'quiver serve' or 'quiver registry serve'"
 		if out.code != exitError || !strings.HasPrefix(out.stderr, want) {
 			t.Errorf("%v: exit %d, stderr %q", args, out.code, out.stderr)
 		}

@@ -97,7 +97,8 @@ may have open at this node, queued or running, until they settle (a call
 beyond it is refused at once as key_limit, 429; 0 lifts the bound).`,
 		Example: `  quiver registry serve
   quiver registry serve --addr 127.0.0.1:7421 --data registry-data --lease-ttl 30s
-  quiver registry serve --addr 127.0.0.1:7422 --store redis`,
+  # with redis-server on 127.0.0.1:6379
+  quiver registry serve --addr 127.0.0.1:7422 --store redis --redis-url redis://127.0.0.1:6379/0`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			maxBody, err := opts.check()

@@ -49,8 +49,9 @@ command or flag, a missing argument, a bad flag value).`,
 		Example: `  quiver search "export this table to csv"
   quiver search eval --compare
   quiver catalog tokens --inline-count 5
-  quiver registry ls
-  quiver --version`,
+  quiver --version
+  # with quiver serve running
+  quiver registry ls`,
 		Version:       version(),
 		Args:          noArgs,
 		RunE:          helpWhenBare,

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"os/signal"
 	"strings"
@@ -20,6 +21,7 @@ import (
 	"github.com/quiver-go/quiver/registry"
 	"github.com/quiver-go/quiver/registry/node"
 	"github.com/quiver-go/quiver/registry/server"
+	"github.com/quiver-go/quiver/registry/store/boltstore"
 	"github.com/quiver-go/quiver/registry/stores"
 	"github.com/quiver-go/quiver/tools"
 )
@@ -134,9 +136,19 @@ listens only on a loopback address, and answers only requests naming it
 needs them, unless --insecure-http says a proxy in front terminates TLS.
 
 The registry listens on a free loopback port with API keys generated at
-every start: the admin and provider keys are written, readable by you only,
-to registry-admin.key and registry-provider.key in the data folder (the
-banner names them; the keys themselves are never printed).
+every start: the admin, provider and consumer keys are written, readable by
+you only, to registry-admin.key, registry-provider.key and
+registry-consumer.key in the data folder (the banner names them; the keys
+themselves are never printed). Its endpoints (pid, registry and MCP URLs)
+go to serve.json there, removed when it stops: quiver registry ls, search,
+resolve and call find the registry and the consumer key through it, with no
+flag.
+
+A quiver serve started while another runs on the same data folder attaches
+to it: it serves MCP (over HTTP, or --stdio) from the running one's
+registry, and neither opens the store nor publishes again, so quiver serve
+--stdio runs beside quiver serve in either order. If the one it attached to
+stops, every call is answered with an error saying so.
 
 The endpoint bounds what clients hold: an MCP session that sends no request
 for --session-timeout (5m) is dropped (its client gets 404 and starts a new
@@ -198,7 +210,9 @@ func (o *quickServeOptions) check() error {
 }
 
 // runQuickServe runs the registry, the provider and the MCP server until
-// ctx ends or a signal stops them.
+// ctx ends or a signal stops them. When another quiver serve already runs
+// on the data folder, it attaches to it instead: its MCP server serves
+// that one's registry, and it neither opens the store nor publishes.
 func runQuickServe(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, opts quickServeOptions) (err error) {
 	serverGC()
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
@@ -216,37 +230,145 @@ func runQuickServe(ctx context.Context, stdin io.Reader, stdout, stderr io.Write
 	if err != nil {
 		return err
 	}
-	banner := stdout
-	if opts.stdio {
-		banner = stderr // stdout carries the protocol
-	}
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	front := mcpFront{stdin: stdin, stdout: stdout, stderr: stderr, opts: opts, creds: creds, log: log}
+	if ep := runningServe(ctx, dir); ep != nil {
+		return runAttached(ctx, front, dir, ep)
+	}
 
 	keys, err := newRegistryKeys(dir, opts.approve)
 	if err != nil {
 		return err
 	}
 	reg, err := startEmbeddedRegistry(ctx, dir, keys, log)
+	if storeInUse(err) {
+		// Another quiver serve may be starting on the folder: attach once
+		// it says where it is.
+		if ep := awaitRunningServe(ctx, dir); ep != nil {
+			return runAttached(ctx, front, dir, ep)
+		}
+	}
 	if err != nil {
 		return err
 	}
 	defer reg.close()
+	if err := keys.writeFiles(); err != nil {
+		return err
+	}
 	pub, err := publishWorkspace(ctx, reg.provider, reg.consumer, log)
 	if err != nil {
 		return err
 	}
 	defer pub.stop()
+	defer removeEndpoints(dir, os.Getpid())
+	banner := serveBanner{
+		registry: reg.url, dir: dir, opts: opts, creds: creds,
+		keys:    fmt.Sprintf("%s (admin), %s (provider), %s (consumer): new at every start, readable by you only", keys.adminFile, keys.providerFile, keys.consumerFile),
+		toolset: fmt.Sprintf("%s (%d tools, the records example), published by a provider in this process", pub.toolset, pub.tools),
+	}
+	return front.serve(ctx, mcp.Registry(reg.consumer), keys.approved(), func(mcpURL string) error {
+		err := writeEndpoints(dir, &serveEndpoints{
+			PID: os.Getpid(), Registry: reg.url, MCP: mcpURL, Stdio: opts.stdio, Version: version(),
+			Started: time.Now().UTC().Truncate(time.Second), ConsumerKeyFile: keys.consumerFile, Approved: opts.approve,
+		})
+		if err != nil {
+			return fmt.Errorf("quiver serve's endpoints file: %w", err)
+		}
+		banner.mcpURL = mcpURL
+		banner.print(front.bannerOut())
+		return nil
+	})
+}
 
-	cfg := mcp.Config{Name: "quiver", Version: version(), Source: mcp.Registry(reg.consumer), Credentials: creds, ExposeAll: opts.exposeAll, Logger: log}
+// runAttached serves MCP from the registry of the quiver serve ep
+// describes, running on the data folder dir.
+func runAttached(ctx context.Context, front mcpFront, dir string, ep *serveEndpoints) error {
+	a, err := attach(dir, ep, front.opts.approve)
+	if err != nil {
+		return err
+	}
+	if !front.opts.stdio && ep.MCP != "" && sameAddr(ep.MCP, front.opts.addr) {
+		return fmt.Errorf("quiver serve is already running at %s (%s, data folder %s): connect your client there, or pass --addr with another port (127.0.0.1:0 picks a free one) to serve it at a second address too", ep.MCP, ep.describe(), dir)
+	}
+	banner := serveBanner{
+		registry: ep.Registry, dir: dir, opts: front.opts, creds: front.creds, attached: ep,
+		toolset: "the toolsets of the quiver serve attached to",
+	}
+	return front.serve(ctx, a.source(front.log), a.approved, func(mcpURL string) error {
+		banner.mcpURL = mcpURL
+		banner.print(front.bannerOut())
+		return nil
+	})
+}
+
+// storeInUse reports whether err is the embedded store's "locked by
+// another process". registry/stores words it anew without wrapping
+// boltstore.ErrInUse, so its message is matched too.
+func storeInUse(err error) bool {
+	return err != nil && (errors.Is(err, boltstore.ErrInUse) || strings.Contains(err.Error(), "is in use by another registry"))
+}
+
+// startingTimeout is how long a quiver serve that finds the store locked
+// waits for the one holding it to write its endpoints file.
+const startingTimeout = 10 * time.Second
+
+// awaitRunningServe waits up to startingTimeout for a quiver serve to run
+// on dir, and returns it (nil when none does).
+func awaitRunningServe(ctx context.Context, dir string) *serveEndpoints {
+	ctx, cancel := context.WithTimeout(ctx, startingTimeout)
+	defer cancel()
+	for {
+		if ep := runningServe(ctx, dir); ep != nil {
+			return ep
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}
+
+// sameAddr reports whether the MCP URL u is served at addr (HOST:PORT).
+func sameAddr(u, addr string) bool {
+	parsed, err := url.Parse(u)
+	return err == nil && parsed.Host == addr
+}
+
+// mcpFront is quiver serve's MCP server: its flags and its standard
+// streams.
+type mcpFront struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	opts           quickServeOptions
+	creds          map[string]tools.Exposure
+	log            *slog.Logger
+}
+
+// bannerOut is where the banner goes: standard error with --stdio, whose
+// standard output carries the protocol.
+func (f mcpFront) bannerOut() io.Writer {
+	if f.opts.stdio {
+		return f.stderr
+	}
+	return f.stdout
+}
+
+// serve serves src over MCP (HTTP, or stdio with --stdio) until ctx ends;
+// ready is called once clients can connect, with the MCP URL ("" for
+// stdio).
+func (f mcpFront) serve(ctx context.Context, src mcp.Source, approved []tools.Ident, ready func(mcpURL string) error) error {
+	opts := f.opts
+	cfg := mcp.Config{Name: "quiver", Version: version(), Source: src, Credentials: f.creds, ExposeAll: opts.exposeAll, Logger: f.log}
 	opts.sessions.apply(&cfg)
-	if len(creds) == 0 {
+	if len(f.creds) == 0 {
 		cfg.Anonymous = tools.ExposureFull
 	}
 	if opts.stdio {
-		cfg.Anonymous = anonymousStdioTier(creds)
+		cfg.Anonymous = anonymousStdioTier(f.creds)
 	}
-	cfg.Approved = keys.approved()
-	limitHandler := newClientLimits(opts.callsPerClient, len(creds) > 0, opts.sessions.idle).limit(&cfg)
+	cfg.Approved = approved
+	limitHandler := newClientLimits(opts.callsPerClient, len(f.creds) > 0, opts.sessions.idle).limit(&cfg)
 	ms, err := mcp.New(cfg)
 	if err != nil {
 		return err
@@ -259,13 +381,15 @@ func runQuickServe(ctx context.Context, stdin io.Reader, stdout, stderr io.Write
 	}
 
 	if opts.stdio {
-		printServeBanner(banner, "", reg, dir, pub, opts, creds)
-		return ms.ServeStdio(ctx, stdin, stdout)
+		if err := ready(""); err != nil {
+			return err
+		}
+		return ms.ServeStdio(ctx, f.stdin, f.stdout)
 	}
 	ln, err := net.Listen("tcp", opts.addr)
 	if err != nil {
 		if errors.Is(err, syscall.EADDRINUSE) {
-			return fmt.Errorf("listen on %s: the address is in use (is quiver serve running already?): stop it, or pass --addr with another port (127.0.0.1:0 picks a free one)", opts.addr)
+			return fmt.Errorf("listen on %s: the address is in use (is quiver serve running already, on another data folder?): stop it, or pass --addr with another port (127.0.0.1:0 picks a free one)", opts.addr)
 		}
 		return fmt.Errorf("listen on %s: %w", opts.addr, unwrapOpError(err))
 	}
@@ -275,13 +399,16 @@ func runQuickServe(ctx context.Context, stdin io.Reader, stdout, stderr io.Write
 	}
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", limitHandler(ms.Handler()))
-	hs := server.HTTPServer(mux, log)
+	hs := server.HTTPServer(mux, f.log)
 	if err := opts.tls.configure(hs); err != nil {
 		return err
 	}
 	served := make(chan error, 1)
 	go func() { served <- opts.tls.serve(hs, ln) }()
-	printServeBanner(banner, opts.tls.scheme()+"://"+ln.Addr().String()+"/mcp", reg, dir, pub, opts, creds)
+	if err := ready(opts.tls.scheme() + "://" + ln.Addr().String() + "/mcp"); err != nil {
+		_ = hs.Close()
+		return err
+	}
 	select {
 	case err := <-served:
 		return fmt.Errorf("serve on %s: %w", ln.Addr(), err)
@@ -295,7 +422,7 @@ func runQuickServe(ctx context.Context, stdin io.Reader, stdout, stderr io.Write
 	if err := hs.Shutdown(sdctx); err != nil {
 		_ = hs.Close()
 	}
-	fmt.Fprintln(banner, "Stopped.")
+	fmt.Fprintln(f.bannerOut(), "Stopped.")
 	return nil
 }
 

@@ -38,13 +38,7 @@ func TestServeListenersRefuseEveryRegistryRouteWithoutAKey(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("reads the listening sockets from /proc")
 	}
-	if testing.Short() {
-		t.Skip("builds and runs quiver")
-	}
-	bin := filepath.Join(t.TempDir(), "quiver")
-	if out, err := exec.Command(goTool(t), "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := quiverBinary(t)
 	const clientKey = "attack-test-client-key-0123456789abcdef"
 	keys := filepath.Join(t.TempDir(), "clients.json")
 	if err := os.WriteFile(keys, []byte(`{"clients":[{"name":"owner","key":"`+clientKey+`","tier":"full"}]}`), 0o600); err != nil {
@@ -233,11 +227,30 @@ type quiverProcess struct {
 }
 
 // startQuiverProcess runs bin with args until the test ends and waits for its
-// banner's last line.
+// banner's last line, in a user's environment with a data folder of its
+// own (userEnv).
 func startQuiverProcess(t *testing.T, bin string, args ...string) *quiverProcess {
 	t.Helper()
+	return startQuiverProcessEnv(t, bin, userEnv(t.TempDir()), args...)
+}
+
+// userEnv is this process's environment as a new user's shell has it:
+// no QUIVER_* variable, and $XDG_DATA_HOME at xdg.
+func userEnv(xdg string) []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "QUIVER_") && !strings.HasPrefix(kv, "XDG_DATA_HOME=") {
+			env = append(env, kv)
+		}
+	}
+	return append(env, "XDG_DATA_HOME="+xdg)
+}
+
+// startQuiverProcessEnv is startQuiverProcess with the environment env.
+func startQuiverProcessEnv(t *testing.T, bin string, env []string, args ...string) *quiverProcess {
+	t.Helper()
 	p := &quiverProcess{cmd: exec.Command(bin, args...), exited: make(chan struct{})}
-	p.cmd.Env = append(os.Environ(), "XDG_DATA_HOME="+t.TempDir())
+	p.cmd.Env = env
 	p.cmd.Stderr = &p.stderr
 	stdout, err := p.cmd.StdoutPipe()
 	if err != nil {

@@ -14,25 +14,31 @@ import (
 const (
 	adminKeyFile    = "registry-admin.key"
 	providerKeyFile = "registry-provider.key"
+	// consumerKeyFile holds the MCP server's consumer key, for the
+	// registry commands (which only read the catalog and call tools) and
+	// for a quiver serve attaching to this one.
+	consumerKeyFile = "registry-consumer.key"
 )
 
 // registryKeys are the API keys quiver serve's registry is started with:
-// an admin key and a provider key written to files for the user, and the
-// consumer key of the MCP server, kept in memory. No registry quiver serve
+// an admin key, a provider key and the consumer key of the MCP server,
+// each written to its file for the user. No registry quiver serve
 // starts is open: its MCP endpoint is the only face served without a key,
 // and only without --keys.
 type registryKeys struct {
 	admin, provider, consumer string
-	// adminFile and providerFile hold admin and provider.
-	adminFile, providerFile string
-	keys                    *server.Keys
+	// adminFile, providerFile and consumerFile hold admin, provider and
+	// consumer.
+	adminFile, providerFile, consumerFile string
+	keys                                  *server.Keys
 }
 
-// newRegistryKeys generates the keys and writes the admin and provider
-// keys to their files in dir. approve are the gated tools the MCP
+// newRegistryKeys generates the keys, for their files in dir (writeFiles
+// writes them, once the registry holds the store: until then, a quiver
+// serve already running there keeps its own). approve are the gated tools the MCP
 // server's consumer key may call (its "confirm" grant).
 func newRegistryKeys(dir string, approve []string) (*registryKeys, error) {
-	k := &registryKeys{adminFile: filepath.Join(dir, adminKeyFile), providerFile: filepath.Join(dir, providerKeyFile)}
+	k := &registryKeys{adminFile: filepath.Join(dir, adminKeyFile), providerFile: filepath.Join(dir, providerKeyFile), consumerFile: filepath.Join(dir, consumerKeyFile)}
 	for _, s := range []*string{&k.admin, &k.provider, &k.consumer} {
 		secret, err := server.GenerateSecret()
 		if err != nil {
@@ -49,26 +55,36 @@ func newRegistryKeys(dir string, approve []string) (*registryKeys, error) {
 		return nil, err
 	}
 	k.keys = keys
-	if err := writeSecretFile(k.adminFile, k.admin); err != nil {
-		return nil, err
-	}
-	if err := writeSecretFile(k.providerFile, k.provider); err != nil {
-		return nil, err
-	}
 	return k, nil
 }
 
+// writeFiles writes the keys to their files.
+func (k *registryKeys) writeFiles() error {
+	for _, f := range []struct{ path, secret string }{{k.adminFile, k.admin}, {k.providerFile, k.provider}, {k.consumerFile, k.consumer}} {
+		if err := writeSecretFile(f.path, f.secret); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // writeSecretFile replaces path with a file holding secret and a newline,
-// readable and writable by the user only. It is written beside path and
-// renamed over it, so a reader never sees half a key and the mode is never
-// looser, even for a moment.
+// readable and writable by the user only (writePrivateFile).
 func writeSecretFile(path, secret string) error {
-	f, err := os.CreateTemp(filepath.Dir(path), ".key-*") // 0600
+	return writePrivateFile(path, []byte(secret+"\n"))
+}
+
+// writePrivateFile replaces path with a file holding data, readable and
+// writable by the user only. It is written beside path and renamed over
+// it, so a reader never sees half of it and the mode is never looser,
+// even for a moment.
+func writePrivateFile(path string, data []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(path), ".tmp-*") // 0600
 	if err != nil {
-		return fmt.Errorf("write key file %s: %w", path, err)
+		return fmt.Errorf("write %s: %w", path, err)
 	}
 	tmp := f.Name()
-	_, err = f.WriteString(secret + "\n")
+	_, err = f.Write(data)
 	if err == nil {
 		err = f.Chmod(0o600)
 	}
@@ -83,7 +99,7 @@ func writeSecretFile(path, secret string) error {
 	}
 	if err != nil {
 		_ = os.Remove(tmp)
-		return fmt.Errorf("write key file %s: %w", path, err)
+		return fmt.Errorf("write %s: %w", path, err)
 	}
 	return nil
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -107,11 +108,16 @@ func readClientKeys(path string) (map[string]tools.Exposure, error) {
 		return nil, fmt.Errorf("--keys: %w", err)
 	}
 	defer r.Close()
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("--keys: %w", err)
+	}
 	var f clientKeys
-	dec := json.NewDecoder(r)
+	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&f); err != nil {
-		return nil, fmt.Errorf(`--keys %s: %w (want {"clients": [{"name": "ide", "key": "<secret>", "tier": "read_only"}]})`, path, err)
+		line, col := jsonErrorPos(data, err, dec.InputOffset())
+		return nil, fmt.Errorf(`--keys %s:%d:%d: %s (want {"clients": [{"name": "ide", "key": "<secret>", "tier": "read_only"}]})`, path, line, col, jsonErrorMessage(err))
 	}
 	out := map[string]tools.Exposure{}
 	var errs []error
@@ -134,39 +140,4 @@ func readClientKeys(path string) (map[string]tools.Exposure, error) {
 		return nil, fmt.Errorf("--keys %s: %w", path, err)
 	}
 	return out, nil
-}
-
-// printServeBanner says where everything is and how to connect. It names
-// the key files, never a key.
-func printServeBanner(w io.Writer, mcpURL string, reg *embeddedRegistry, dir string, p *publication, opts quickServeOptions, creds map[string]tools.Exposure) {
-	if mcpURL != "" {
-		fmt.Fprintf(w, "mcp       %s\n", mcpURL)
-	} else {
-		fmt.Fprintf(w, "mcp       stdio (this process's standard input and output)\n")
-	}
-	fmt.Fprintf(w, "registry  %s (API keys required)\n", reg.url)
-	fmt.Fprintf(w, "openapi   %s/openapi.json\n", reg.url)
-	fmt.Fprintf(w, "keys      %s (admin), %s (provider): new at every start, readable by you only\n", reg.keys.adminFile, reg.keys.providerFile)
-	fmt.Fprintf(w, "data      %s\n", dir)
-	fmt.Fprintf(w, "toolset   %s (%d tools, the records example), published by a provider in this process\n", p.toolset, p.tools)
-	switch {
-	case len(creds) > 0:
-		fmt.Fprintf(w, "clients   %d credentials from %s (Authorization: Bearer <key>)\n", len(creds), opts.keys)
-	default:
-		fmt.Fprintf(w, "clients   anyone on this machine, full tier (no --keys)\n")
-	}
-	fmt.Fprintf(w, "\nConnect:\n")
-	if mcpURL != "" {
-		auth := ""
-		if len(creds) > 0 {
-			auth = fmt.Sprintf(" (with one of %s's keys: Authorization: Bearer <key>)", opts.keys)
-		}
-		fmt.Fprintf(w, "  MCP Inspector   npx @modelcontextprotocol/inspector --cli %s --transport http --method tools/list%s\n", mcpURL, auth)
-		fmt.Fprintf(w, "  Claude Desktop  add to claude_desktop_config.json: {\"mcpServers\": {\"quiver\": {\"command\": \"quiver\", \"args\": [\"serve\", \"--stdio\"]}}}\n")
-	}
-	fmt.Fprintf(w, "  registry        quiver registry ls --registry %s --key-file %s\n", reg.url, shellQuote(reg.keys.adminFile))
-	fmt.Fprintf(w, "  docs            docs/mcp.md\n")
-	if mcpURL != "" {
-		fmt.Fprintf(w, "Serving until Ctrl-C (SIGINT) or SIGTERM.\n")
-	}
 }

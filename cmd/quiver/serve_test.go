@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"fmt"
 	"net/http"
 	"os"
 	"os/exec"
@@ -16,6 +17,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/quiver-go/quiver/internal/httpauth"
+	"github.com/quiver-go/quiver/internal/syncbuf"
 	"github.com/quiver-go/quiver/tools"
 )
 
@@ -240,12 +242,19 @@ func TestReadmeRunCommandServesMCP(t *testing.T) {
 			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 		}
 	})
+	// The MCP URL, once the whole banner is out.
 	urls := make(chan string, 1)
+	var banner syncbuf.Buffer
 	go func() {
 		sc := bufio.NewScanner(stdout)
+		url := ""
 		for sc.Scan() {
+			fmt.Fprintln(&banner, sc.Text())
 			if rest, ok := strings.CutPrefix(sc.Text(), "mcp       "); ok {
-				urls <- strings.TrimSpace(rest)
+				url = strings.TrimSpace(rest)
+			}
+			if strings.HasPrefix(sc.Text(), "Serving until") {
+				urls <- url
 			}
 		}
 	}()
@@ -257,17 +266,62 @@ func TestReadmeRunCommandServesMCP(t *testing.T) {
 	case <-time.After(3 * time.Minute):
 		t.Fatalf("%q printed no MCP URL; stderr:\n%s", line, stderr.String())
 	}
+	// go run's binary is temporary: the banner says to install quiver
+	// before configuring a client that starts it.
+	if !strings.Contains(banner.String(), "first           go install ./cmd/quiver") {
+		t.Errorf("the banner of %q does not say to go install quiver first:\n%s", line, banner.String())
+	}
 	searchAndCall(t, connectMCP(t, httpTransport(url, "")))
 }
 
-func TestServeStdio(t *testing.T) {
+// readmeInstall returns the README's install command: the first inline
+// code span starting "go install", which must come before the first
+// inline command calling quiver.
+func readmeInstall(t *testing.T) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(repoRoot(t), "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme := string(b)
+	i := strings.Index(readme, "`go install ")
+	if i < 0 {
+		t.Fatal("the README has no `go install …` line")
+	}
+	if q := strings.Index(readme, "`quiver "); q >= 0 && q < i {
+		t.Errorf("the README calls quiver (%q) before it says how to install it", readme[q:q+min(40, len(readme)-q)])
+	}
+	line, _, ok := strings.Cut(readme[i+1:], "`")
+	if !ok {
+		t.Fatal("the README's go install line has no closing backquote")
+	}
+	return line
+}
+
+// TestReadmeInstallLineInstallsQuiver runs the README's go install line
+// literally, with GOBIN at a temporary folder, and runs what it installed.
+func TestReadmeInstallLineInstallsQuiver(t *testing.T) {
 	if testing.Short() {
-		t.Skip("builds and runs quiver")
+		t.Skip("builds and installs quiver")
 	}
-	bin := filepath.Join(t.TempDir(), "quiver")
-	if out, err := exec.Command(goTool(t), "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	goBin := goTool(t)
+	line := readmeInstall(t)
+	words := strings.Fields(line)
+	gobin := t.TempDir()
+	cmd := exec.Command(goBin, words[1:]...)
+	cmd.Dir = repoRoot(t)
+	cmd.Env = append(os.Environ(), "GOBIN="+gobin)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%s: %v\n%s", line, err, out)
 	}
+	out, err := exec.Command(filepath.Join(gobin, "quiver"), "--version").CombinedOutput()
+	if err != nil || !strings.HasPrefix(string(out), "quiver ") {
+		t.Fatalf("the installed quiver --version: %v\n%s", err, out)
+	}
+}
+
+func TestServeStdio(t *testing.T) {
+	bin := quiverBinary(t)
 	cmd := exec.Command(bin, "serve", "--stdio", "--data", t.TempDir())
 	searchAndCall(t, connectMCP(t, &sdk.CommandTransport{Command: cmd}))
 }

@@ -23,6 +23,9 @@ type Options struct {
 	// AOF turns the append-only file on, synced at every write
 	// (--appendonly yes --appendfsync always).
 	AOF bool
+	// Addr is the address to listen on, 127.0.0.1:PORT; empty picks a free
+	// port. The test fails when a fixed address is taken.
+	Addr string
 }
 
 // Server is a redis-server subprocess.
@@ -58,6 +61,13 @@ func Start(t testing.TB, o Options) *Server {
 	}
 	s := &Server{bin: bin, dir: t.TempDir(), opts: o}
 	t.Cleanup(s.Kill)
+	if o.Addr != "" {
+		s.Addr = o.Addr
+		if err := s.start(); err != nil {
+			t.Fatalf("redistest: %v", err)
+		}
+		return s
+	}
 	// Another process may take the free port before redis-server binds
 	// it: try again on another one.
 	for attempt := 1; ; attempt++ {
