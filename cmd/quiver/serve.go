@@ -302,10 +302,9 @@ func runAttached(ctx context.Context, front mcpFront, dir string, ep *serveEndpo
 }
 
 // storeInUse reports whether err is the embedded store's "locked by
-// another process". registry/stores words it anew without wrapping
-// boltstore.ErrInUse, so its message is matched too.
+// another process".
 func storeInUse(err error) bool {
-	return err != nil && (errors.Is(err, boltstore.ErrInUse) || strings.Contains(err.Error(), "is in use by another registry"))
+	return errors.Is(err, boltstore.ErrInUse)
 }
 
 // startingTimeout is how long a quiver serve that finds the store locked

@@ -12,7 +12,7 @@ import (
 func TestServeKeysFileErrorsHaveLineAndColumn(t *testing.T) {
 	for _, c := range []struct{ name, content, want string }{
 		{"syntax", "{\"clients\": [\n  {\"name\": \"a\" \"key\": \"k\"}]}", ":2:16: invalid character '\"' after object key:value pair"},
-		{"type", "{\"clients\": [\n  {\"name\": \"a\",\n   \"key\": 5}]}", ":3:12: cannot unmarshal number"},
+		{"type", "{\"clients\": [\n  {\"name\": \"a\",\n   \"key\": 5}]}", ":3:11: cannot unmarshal number"},
 		{"unknown field", "{\"clients\": [{\"name\": \"a\",\n   \"kee\": \"x\"}]}", `:2:4: unknown field "kee"`},
 		{"truncated", "{\"clients\": [", ":1:14: the JSON ends early"},
 		{"empty", "", ":1:1: the file is empty"},

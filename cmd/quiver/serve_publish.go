@@ -11,6 +11,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/quiver-go/quiver/internal/jsonpos"
+
 	"github.com/quiver-go/quiver/internal/boundedinput"
 	"github.com/quiver-go/quiver/internal/catalogs"
 	"github.com/quiver-go/quiver/internal/workspacedemo"
@@ -116,8 +118,11 @@ func readClientKeys(path string) (map[string]tools.Exposure, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&f); err != nil {
-		line, col := jsonErrorPos(data, err, dec.InputOffset())
-		return nil, fmt.Errorf(`--keys %s:%d:%d: %s (want {"clients": [{"name": "ide", "key": "<secret>", "tier": "read_only"}]})`, path, line, col, jsonErrorMessage(err))
+		var e *jsonpos.Error
+		if !errors.As(jsonpos.Locate(data, dec, err), &e) {
+			return nil, fmt.Errorf("--keys %s: %w", path, err)
+		}
+		return nil, fmt.Errorf(`--keys %s:%d:%d: %s (want {"clients": [{"name": "ide", "key": "<secret>", "tier": "read_only"}]})`, path, e.Line, e.Column, e.Problem())
 	}
 	out := map[string]tools.Exposure{}
 	var errs []error

@@ -17,9 +17,22 @@ type Error struct {
 	Err error
 }
 
-// Error implements error: "line L, column C: <the decoder's message>".
+// Error implements error: "line L, column C: <Problem>".
 func (e *Error) Error() string {
-	return fmt.Sprintf("line %d, column %d: %v", e.Line, e.Column, e.Err)
+	return fmt.Sprintf("line %d, column %d: %s", e.Line, e.Column, e.Problem())
+}
+
+// Problem says what is wrong, without the position: the decoder's
+// message without its "json: " prefix, an empty or cut-short input said
+// as such.
+func (e *Error) Problem() string {
+	switch {
+	case errors.Is(e.Err, io.EOF):
+		return "the file is empty"
+	case errors.Is(e.Err, io.ErrUnexpectedEOF):
+		return "the JSON ends early"
+	}
+	return strings.TrimPrefix(e.Err.Error(), "json: ")
 }
 
 // Unwrap returns the decoder's error.

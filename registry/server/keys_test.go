@@ -23,7 +23,7 @@ func TestKeysFileValidation(t *testing.T) {
 		want []string
 	}{
 		{"not JSON", `keys: []`, []string{`not a keys document ({"keys": [...]}): line 1, column 1`}},
-		{"unknown field", `{"keys":[` + good + `],"realm":"x"}`, []string{`line 1, column 71: json: unknown field "realm"`}},
+		{"unknown field", `{"keys":[` + good + `],"realm":"x"}`, []string{`line 1, column 71: unknown field "realm"`}},
 		{"syntax error on a later line", "{\n  \"keys\": [\n    {\"name\": \"a\",}\n  ]\n}", []string{`line 3, column 18`}},
 		{"unknown field in an entry", `{"keys":[{"name":"a","key":"0123456789abcdef-a","role":"admin","scopes":["x"]}]}`, []string{`unknown field "scopes"`}},
 		{"no keys field", `{}`, []string{"no keys: list at least one"}},

@@ -84,7 +84,7 @@ func Open(ctx context.Context, c Config) (*Node, error) {
 		}
 		st, err := boltstore.Open(file, opts...)
 		if errors.Is(err, boltstore.ErrInUse) {
-			return nil, fmt.Errorf("data folder %s is in use by another registry (%s is locked): stop that registry, or use another data folder", c.Dir, file)
+			return nil, inUseError(fmt.Sprintf("data folder %s is in use by another registry (%s is locked): stop that registry, or use another data folder", c.Dir, file))
 		}
 		if err != nil {
 			return nil, err
@@ -120,3 +120,10 @@ func redact(raw string) string {
 	}
 	return u.Redacted()
 }
+
+// inUseError is the error of a data folder another process holds: its
+// message says what to do, and it matches boltstore.ErrInUse (errors.Is).
+type inUseError string
+
+func (e inUseError) Error() string { return string(e) }
+func (e inUseError) Unwrap() error { return boltstore.ErrInUse }
