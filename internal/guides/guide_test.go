@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -48,7 +49,31 @@ func TestGettingStarted(t *testing.T) {
 		t.Fatalf("%s: %v", guidePath, err)
 	}
 	checkGettingStarted(t, root, guidePath, blocks)
+	loadModuleGraph(t, root)
 	run(t, root, guidePath, blocks)
+}
+
+// loadModuleGraph makes sure the module cache holds the go.mod file of
+// every module in the repository's module graph. A new module's go get
+// reads them all (and so does goa gen, which runs go get), while building
+// the repository reads only those of the modules it compiles: a cache that
+// only built the repository, as CI's has, lacks some (the go.mod files of
+// gopkg.in/check.v1, of the older go-logr/logr that go-logr/stdr requires,
+// …). go list -m all loads that graph in the repository, from the cache or,
+// the first time, from the module proxy, as every example's goa gen test
+// does; the guide then runs with the proxy off, so it can need no module
+// the repository's graph does not have.
+func loadModuleGraph(t *testing.T, root string) {
+	t.Helper()
+	cmd := exec.CommandContext(t.Context(), "go", "list", "-m", "all")
+	cmd.Dir = root
+	cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=readonly")
+	start := time.Now()
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Skipf("cannot load the repository's module graph (no module proxy?): %v\n%s", err, out)
+	}
+	t.Logf("go list -m all in the repository (%s)", time.Since(start).Round(time.Millisecond))
 }
 
 // checkGettingStarted checks what running the guide cannot show: that it
@@ -174,6 +199,14 @@ func run(t *testing.T, root, guidePath string, blocks []block) {
 // (inside work) and its standard output.
 func runShell(t *testing.T, root, work, dir, where, script string) (string, string) {
 	t.Helper()
+	goFlagsOnce.Do(func() {
+		// The flags the user's go env sets, kept: setting GOFLAGS in the
+		// environment hides the go env file's.
+		out, err := exec.Command("go", "env", "GOFLAGS").Output()
+		if err == nil {
+			goFlags = strings.TrimSpace(string(out))
+		}
+	})
 	cwdFile := filepath.Join(t.TempDir(), "cwd")
 	script = strings.ReplaceAll(script, replacePlaceholder, root)
 	full := "set -euo pipefail\n" + script + "\npwd -P > '" + cwdFile + "'\n"
@@ -188,7 +221,7 @@ func runShell(t *testing.T, root, work, dir, where, script string) (string, stri
 		"GOWORK=off",
 		// As a reader runs it: a missing go get is an error, not a
 		// requirement the go command adds by itself.
-		"GOFLAGS=-mod=readonly",
+		"GOFLAGS="+strings.TrimSpace(goFlags+" -mod=readonly"),
 	)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -208,6 +241,11 @@ func runShell(t *testing.T, root, work, dir, where, script string) (string, stri
 	}
 	return cwd, stdout.String()
 }
+
+var (
+	goFlagsOnce sync.Once
+	goFlags     string
+)
 
 func firstLine(s string) string {
 	s = strings.TrimSpace(s)
