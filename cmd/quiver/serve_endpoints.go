@@ -121,7 +121,7 @@ func (e *serveEndpoints) alive(ctx context.Context) error {
 	if err != nil {
 		why := "its registry does not answer"
 		if errors.Is(err, syscall.ECONNREFUSED) {
-			why = "its registry refuses connections"
+			why = "its registry " + e.Registry + " refuses connections"
 		}
 		return fmt.Errorf("%w (%s: %s)", errNotRunning, e.describe(), why)
 	}
