@@ -45,7 +45,7 @@ func catalogFile(data *toolsetData) (*goacodegen.File, error) {
 		Path: path.Join(toolsetDir(data), "tool_schemas.json"),
 		SectionTemplates: []*goacodegen.SectionTemplate{{
 			Name:    "quiver-tool-schemas",
-			Source:  "{{ . }}",
+			Source:  verbatimT,
 			Data:    string(out),
 			FuncMap: nil,
 		}},

@@ -103,6 +103,13 @@
 // the design's warnings (expr.RootExpr.Warnings, and one per skipped
 // agent) say so and Generate prints them to standard error.
 //
+// # Templates
+//
+// Each generated file is rendered from a template in templates/, one file
+// per template (agent.go.tpl, tool.go.tpl, …), embedded with go:embed and
+// named in templates.go; the guard in internal/sourceguard fails when a
+// template is written as a Go string again.
+//
 // # Invariants
 //
 // Every spec is built as a tools.ToolSpec at generation time and validated

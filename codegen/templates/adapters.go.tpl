@@ -1,10 +1,4 @@
-package codegen
-
-// adaptersT renders the executor of a toolset whose tools use BindTo: it
-// decodes each call into the tool's payload, converts it to the bound
-// method's payload, calls the method, converts its result to the tool's
-// result and projects the server data declared with FromMethodResultField.
-const adaptersT = `{{ $ts := .Toolset.Package }}
+{{ $ts := .Toolset.Package }}
 // {{ .Func }} returns the executor of toolset {{ printf "%q" .Toolset.Expr.Name }}: it runs
 // each tool bound with BindTo by calling its method on the given service.
 {{- if .Unbound }}
@@ -108,4 +102,3 @@ func addServerData(out *planner.ToolResult, kind string, audience tools.Audience
 func failure(kind toolcall.Kind, msg string, recovery planner.RecoveryAction) *planner.ToolResult {
 	return &planner.ToolResult{Failure: &planner.ToolFailure{Code: kind, Message: msg, Recovery: recovery}}
 }
-`

@@ -1,0 +1,4 @@
+{{ range .Types }}
+{{ comment .Comment }}
+type {{ .Name }} {{ .Def }}
+{{ end }}
