@@ -97,7 +97,7 @@ type registryUseData struct {
 // under another name.
 var agentReserved = []string{
 	"Name", "Description", "Definition", "DeferredTools", "Client", "NewClient",
-	"context", "errors", "fmt", "time", "runtime", "history", "model", "planner", "tools",
+	"context", "errors", "fmt", "time", "runtime", "history", "model", "planner", "toolcall", "tools",
 	"toolsets",
 }
 
@@ -339,6 +339,7 @@ func agentFiles(data *agentData) []*goacodegen.File {
 		{Path: "github.com/quiver-go/quiver/planner"},
 		{Path: "github.com/quiver-go/quiver/runtime"},
 		{Path: "github.com/quiver-go/quiver/runtime/history"},
+		{Path: "github.com/quiver-go/quiver/toolcall"},
 		{Path: "github.com/quiver-go/quiver/tools"},
 	}
 	for _, u := range data.Uses {

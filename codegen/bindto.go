@@ -151,8 +151,6 @@ func adapterFile(genpkg string, roots []eval.Root, data *toolsetData) (*goacodeg
 	imports := []*goacodegen.ImportSpec{
 		{Path: "context"},
 		{Path: "fmt"},
-		{Path: "github.com/quiver-go/quiver/planner"},
-		{Path: "github.com/quiver-go/quiver/runtime"},
 		{Path: "github.com/quiver-go/quiver/toolcall"},
 		{Name: data.Package, Path: data.Import},
 	}

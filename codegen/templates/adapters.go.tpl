@@ -6,7 +6,7 @@
 // nil: they then fail with "tool_unavailable".
 {{- end }}
 // A method error becomes a tool failure carrying its message.
-func {{ .Func }}({{ range .Services }}{{ .Param }} {{ .Pkg }}.Service, {{ end }}{{ if .Unbound }}unbound runtime.ToolExecutor{{ end }}) runtime.ToolExecutor {
+func {{ .Func }}({{ range .Services }}{{ .Param }} {{ .Pkg }}.Service, {{ end }}{{ if .Unbound }}unbound toolcall.Executor{{ end }}) toolcall.Executor {
 	return &executor{ {{- range .Services }}{{ .Param }}: {{ .Param }}, {{ end }}{{ if .Unbound }}unbound: unbound{{ end }} }
 }
 
@@ -18,12 +18,12 @@ type executor struct {
 {{- end }}
 {{- if .Unbound }}
 	// unbound runs the tools without BindTo, or is nil.
-	unbound runtime.ToolExecutor
+	unbound toolcall.Executor
 {{- end }}
 }
 
-// Execute implements runtime.ToolExecutor.
-func (e *executor) Execute(ctx context.Context, call *runtime.ToolCall) (*planner.ToolResult, error) {
+// Execute implements toolcall.Executor.
+func (e *executor) Execute(ctx context.Context, call *toolcall.Call) (*toolcall.Result, error) {
 	switch call.Ident {
 {{- range .Tools }}
 	case {{ $ts }}.{{ .Tool.GoName }}:
@@ -32,7 +32,7 @@ func (e *executor) Execute(ctx context.Context, call *runtime.ToolCall) (*planne
 {{- if .Unbound }}
 	case {{ range $i, $t := .Unbound }}{{ if $i }}, {{ end }}{{ $ts }}.{{ $t.GoName }}{{ end }}:
 		if e.unbound == nil {
-			return failure(toolcall.KindUnavailable, fmt.Sprintf("%s is not bound to a service method and no executor runs it", call.Ident), planner.RecoveryReplan), nil
+			return failure(toolcall.KindUnavailable, fmt.Sprintf("%s is not bound to a service method and no executor runs it", call.Ident), toolcall.RecoveryReplan), nil
 		}
 		return e.unbound.Execute(ctx, call)
 {{- end }}
@@ -41,11 +41,11 @@ func (e *executor) Execute(ctx context.Context, call *runtime.ToolCall) (*planne
 }
 {{ range .Tools }}
 // {{ .Handler }} runs tool {{ .Tool.Spec.Name }} with method {{ .Method }} of service {{ printf "%q" .Service.Name }}.
-func (e *executor) {{ .Handler }}(ctx context.Context, call *runtime.ToolCall) (*planner.ToolResult, error) {
+func (e *executor) {{ .Handler }}(ctx context.Context, call *toolcall.Call) (*toolcall.Result, error) {
 {{- if .MethodPayload }}
 	p := new({{ $ts }}.{{ .Tool.Payload }})
 	if err := call.Decode(p); err != nil {
-		return failure(toolcall.KindInvalidPayload, err.Error(), planner.RecoveryCorrectCall), nil
+		return failure(toolcall.KindInvalidPayload, err.Error(), toolcall.RecoveryCorrectCall), nil
 	}
 	mp := new({{ .MethodPayload }})
 	{{- range .PayloadCode }}
@@ -54,21 +54,21 @@ func (e *executor) {{ .Handler }}(ctx context.Context, call *runtime.ToolCall) (
 {{- end }}
 	{{ if .MethodResult }}mr, {{ end }}err := e.{{ .Service.Param }}.{{ .Method }}(ctx{{ if .MethodPayload }}, mp{{ end }})
 	if err != nil {
-		return failure(toolcall.KindToolError, fmt.Sprintf("{{ .Service.Name }}.{{ .Method }}: %v", err), planner.RecoveryReplan), nil
+		return failure(toolcall.KindToolError, fmt.Sprintf("{{ .Service.Name }}.{{ .Method }}: %v", err), toolcall.RecoveryReplan), nil
 	}
 {{- if .MethodResult }}
 	if mr == nil {
-		return failure(toolcall.KindToolError, "{{ .Service.Name }}.{{ .Method }} returned no result", planner.RecoveryReplan), nil
+		return failure(toolcall.KindToolError, "{{ .Service.Name }}.{{ .Method }} returned no result", toolcall.RecoveryReplan), nil
 	}
 {{- end }}
-	out := &planner.ToolResult{}
+	out := &toolcall.Result{}
 {{- if .ToolResult }}
 	r := new({{ $ts }}.{{ .Tool.Result }})
 	{{- range .ResultCode }}
 	{{ . }}
 	{{- end }}
 	if out.Result, err = {{ $ts }}.{{ .Tool.GoName }}Tool().Result.ToJSON(r); err != nil {
-		return failure(toolcall.KindToolError, err.Error(), planner.RecoveryReplan), nil
+		return failure(toolcall.KindToolError, err.Error(), toolcall.RecoveryReplan), nil
 	}
 {{- end }}
 {{- range .ServerData }}
@@ -89,16 +89,16 @@ func (e *executor) {{ .Handler }}(ctx context.Context, call *runtime.ToolCall) (
 {{ end }}
 {{- if .HasServerData }}
 // addServerData appends v, encoded as JSON, to the result's server data.
-func addServerData(out *planner.ToolResult, kind string, audience tools.Audience, v any) error {
+func addServerData(out *toolcall.Result, kind string, audience tools.Audience, v any) error {
 	data, err := json.Marshal(v)
 	if err != nil {
 		return fmt.Errorf("server data %q: %w", kind, err)
 	}
-	out.ServerData = append(out.ServerData, planner.ServerData{Kind: kind, Audience: audience, Data: data})
+	out.ServerData = append(out.ServerData, toolcall.ServerData{Kind: kind, Audience: audience, Data: data})
 	return nil
 }
 {{ end }}
 // failure returns a failed tool result.
-func failure(kind toolcall.Kind, msg string, recovery planner.RecoveryAction) *planner.ToolResult {
-	return &planner.ToolResult{Failure: &planner.ToolFailure{Code: kind, Message: msg, Recovery: recovery}}
+func failure(kind toolcall.Kind, msg string, recovery toolcall.Recovery) *toolcall.Result {
+	return &toolcall.Result{Failure: &toolcall.Failure{Code: kind, Message: msg, Recovery: recovery}}
 }

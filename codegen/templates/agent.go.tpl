@@ -138,7 +138,7 @@ type {{ .GoName }}AgentConfig struct {
 {{- if .Registries }} Registry sources need none: the registry
 	// routes their calls to its providers.
 {{- end }}
-	Executors map[string]runtime.ToolExecutor
+	Executors map[string]toolcall.Executor
 }
 
 // toolsets are the consumed toolsets with their generated specs.

@@ -10,7 +10,7 @@
 // {{ .ClientImport }} builds one.
 // revision is issued by the deployment; a changed contract needs a new
 // one. exec is the same toolcall.Executor that serves the toolset in
-// process (a runtime.ToolExecutor): it receives each call's payload as the
+// process (a toolcall.Executor): it receives each call's payload as the
 // registry validated it against the published schema, injected fields
 // filled in; call.Decode and this package's Decode functions read it.
 //

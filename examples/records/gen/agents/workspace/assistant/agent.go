@@ -19,6 +19,7 @@ import (
 	"github.com/quiver-go/quiver/planner"
 	"github.com/quiver-go/quiver/runtime"
 	"github.com/quiver-go/quiver/runtime/history"
+	"github.com/quiver-go/quiver/toolcall"
 	"github.com/quiver-go/quiver/tools"
 )
 
@@ -110,7 +111,7 @@ type AssistantAgentConfig struct {
 	// name (the Toolset… constants). Every consumed toolset needs one; the
 	// executor of a toolset another agent already registered on the same
 	// runtime is not used.
-	Executors map[string]runtime.ToolExecutor
+	Executors map[string]toolcall.Executor
 }
 
 // toolsets are the consumed toolsets with their generated specs.

@@ -16,6 +16,7 @@ import (
 	"github.com/quiver-go/quiver/model"
 	"github.com/quiver-go/quiver/planner"
 	"github.com/quiver-go/quiver/runtime"
+	"github.com/quiver-go/quiver/toolcall"
 	"github.com/quiver-go/quiver/tools"
 )
 
@@ -97,7 +98,7 @@ type AuditorAgentConfig struct {
 	// executor of a toolset another agent already registered on the same
 	// runtime is not used. Registry sources need none: the registry
 	// routes their calls to its providers.
-	Executors map[string]runtime.ToolExecutor
+	Executors map[string]toolcall.Executor
 }
 
 // toolsets are the consumed toolsets with their generated specs.

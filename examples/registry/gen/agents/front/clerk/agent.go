@@ -16,6 +16,7 @@ import (
 	"github.com/quiver-go/quiver/model"
 	"github.com/quiver-go/quiver/planner"
 	"github.com/quiver-go/quiver/runtime"
+	"github.com/quiver-go/quiver/toolcall"
 	"github.com/quiver-go/quiver/tools"
 )
 
@@ -96,7 +97,7 @@ type ClerkAgentConfig struct {
 	// executor of a toolset another agent already registered on the same
 	// runtime is not used. Registry sources need none: the registry
 	// routes their calls to its providers.
-	Executors map[string]runtime.ToolExecutor
+	Executors map[string]toolcall.Executor
 }
 
 // toolsets are the consumed toolsets with their generated specs.
