@@ -6,6 +6,12 @@
 // results, hints, reminders and history policies — and publishing typed
 // events.
 //
+// A [Runtime], made by [New], holds the registrations, runs agents
+// ([Runtime.Run], [Runtime.Start]) and resumes suspended runs
+// ([Runtime.Continue]). ExampleNew is a complete run on a scripted model;
+// ExampleRuntime_Continue suspends a run for a confirmation and resumes
+// it with the operator's approval.
+//
 // Invariants:
 //   - Workflow code (runWorkflow and what it calls) is deterministic: it
 //     reads time from the engine, does I/O only through activities (plan,
