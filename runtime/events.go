@@ -6,6 +6,7 @@ import (
 
 	"github.com/quiver-go/quiver/model"
 	"github.com/quiver-go/quiver/planner"
+	"github.com/quiver-go/quiver/toolcall"
 	"github.com/quiver-go/quiver/tools"
 )
 
@@ -69,12 +70,12 @@ type ToolResultReceived struct {
 	Tool          tools.Ident
 	// Result is the JSON the model sees.
 	Result  []byte
-	Failure *planner.ToolFailure
-	Bounds  *planner.Bounds
+	Failure *toolcall.Failure
+	Bounds  *toolcall.Bounds
 	// DisplayHint is the rendered result hint.
 	DisplayHint string
 	// Timeline is the call's timeline server data (never sent to models).
-	Timeline []planner.ServerData
+	Timeline []toolcall.ServerData
 }
 
 // Awaiting: the run suspended.

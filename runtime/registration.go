@@ -35,7 +35,7 @@ type ToolsetRegistration struct {
 	// Specs are the tools' contracts.
 	Specs []tools.ToolSpec
 	// Executor runs the calls.
-	Executor ToolExecutor
+	Executor toolcall.Executor
 	// DecodePayload, when set, decodes a payload into the typed value that
 	// call-hint templates render (generated code supplies it); without it
 	// templates see the JSON keys.

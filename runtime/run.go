@@ -12,6 +12,7 @@ import (
 	"github.com/quiver-go/quiver/engine"
 	"github.com/quiver-go/quiver/model"
 	"github.com/quiver-go/quiver/planner"
+	"github.com/quiver-go/quiver/toolcall"
 	"github.com/quiver-go/quiver/tools"
 )
 
@@ -74,7 +75,7 @@ type RunOutput struct {
 	Final *planner.FinalResponse `json:"final,omitempty"`
 	// FinalToolResult is the result that ended the run (terminal tool or
 	// planner's final tool result).
-	FinalToolResult *planner.ToolResult `json:"final_tool_result,omitempty"`
+	FinalToolResult *toolcall.Result `json:"final_tool_result,omitempty"`
 	// Suspension is set when [RunOutput.Status] is [StatusSuspended].
 	Suspension *RunSuspension `json:"suspension,omitempty"`
 	// Messages are the messages this run added to the conversation.

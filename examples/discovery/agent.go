@@ -13,6 +13,7 @@ import (
 	"github.com/quiver-go/quiver/model/scripted"
 	"github.com/quiver-go/quiver/planner"
 	"github.com/quiver-go/quiver/runtime"
+	"github.com/quiver-go/quiver/toolcall"
 	"github.com/quiver-go/quiver/tools"
 	"github.com/quiver-go/quiver/tools/catalogfile"
 	"github.com/quiver-go/quiver/tools/contract"
@@ -44,7 +45,7 @@ func run(ctx context.Context, w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if err := rt.RegisterToolset(runtime.ToolsetRegistration{Name: "workspace", Specs: specs, Executor: runtime.ToolExecutorFunc(execute)}); err != nil {
+	if err := rt.RegisterToolset(runtime.ToolsetRegistration{Name: "workspace", Specs: specs, Executor: toolcall.ExecutorFunc(execute)}); err != nil {
 		return err
 	}
 	err = rt.RegisterAgent(runtime.AgentRegistration{
@@ -87,9 +88,9 @@ func workspaceSpecs() ([]tools.ToolSpec, error) {
 }
 
 // execute answers every workspace call; only the export matters here.
-func execute(_ context.Context, call *runtime.ToolCall) (*planner.ToolResult, error) {
+func execute(_ context.Context, call *toolcall.Call) (*toolcall.Result, error) {
 	if call.Ident.Tool() == "startExport" {
-		return &planner.ToolResult{Result: json.RawMessage(`{"exportId":"exp-1","status":"running"}`)}, nil
+		return &toolcall.Result{Result: json.RawMessage(`{"exportId":"exp-1","status":"running"}`)}, nil
 	}
 	return nil, fmt.Errorf("the example does not implement %s", call.Ident)
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/quiver-go/quiver/model/scripted"
 	"github.com/quiver-go/quiver/planner"
 	"github.com/quiver-go/quiver/runtime"
+	"github.com/quiver-go/quiver/toolcall"
 )
 
 // script is the offline model's side of the conversation.
@@ -37,7 +38,7 @@ func newAssistant(w io.Writer) (*assistant.Client, error) {
 	err = assistant.RegisterAssistantAgent(context.Background(), rt, assistant.AssistantAgentConfig{
 		Planner:   planner.NewStandard(),
 		Search:    model.SearchSettings{Mode: model.SearchPortable},
-		Executors: map[string]runtime.ToolExecutor{assistant.ToolsetWorkspace: runtime.ToolExecutorFunc(execute)},
+		Executors: map[string]toolcall.Executor{assistant.ToolsetWorkspace: toolcall.ExecutorFunc(execute)},
 	})
 	if err != nil {
 		return nil, err
@@ -48,7 +49,7 @@ func newAssistant(w io.Writer) (*assistant.Client, error) {
 
 // execute answers the two tools the conversation uses, through the
 // generated typed payloads (Decode validates and injects).
-func execute(_ context.Context, call *runtime.ToolCall) (*planner.ToolResult, error) {
+func execute(_ context.Context, call *toolcall.Call) (*toolcall.Result, error) {
 	switch call.Ident {
 	case workspace.CountRows:
 		p, err := workspace.DecodeCountRows(call.Payload, call.Meta, call.Labels)
@@ -72,12 +73,12 @@ func lateOrders(table string) int64 {
 	return 0
 }
 
-func result(v any) (*planner.ToolResult, error) {
+func result(v any) (*toolcall.Result, error) {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return nil, err
 	}
-	return &planner.ToolResult{Result: b}, nil
+	return &toolcall.Result{Result: b}, nil
 }
 
 func userInput(text string) runtime.RunInput {
