@@ -84,19 +84,10 @@ func (s Settings) Validate() error {
 	return nil
 }
 
-// New returns an [Engine] ranking by settings: at most one value, none
-// meaning the zero [Settings] ([DefaultSearchLimit],
-// [DefaultMinRelativeScore]). It fails, naming every setting out of range
-// ([Settings.Validate]).
-func New(settings ...Settings) (*Engine, error) {
-	var s Settings
-	switch len(settings) {
-	case 0:
-	case 1:
-		s = settings[0]
-	default:
-		return nil, fmt.Errorf("discovery: New takes one Settings, got %d: merge them into one", len(settings))
-	}
+// New returns an [Engine] ranking by s; the zero [Settings] means
+// [DefaultSearchLimit] and [DefaultMinRelativeScore]. It fails, naming
+// every setting out of range ([Settings.Validate]).
+func New(s Settings) (*Engine, error) {
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}

@@ -27,7 +27,7 @@ func ExampleEngine_Begin() {
 		Search:    model.SearchSettings{Mode: model.SearchPortable, Cap: 2},
 		Discovery: &model.DiscoveryState{}, // the runtime's state for this turn
 	}
-	engine, err := discovery.New()
+	engine, err := discovery.New(discovery.Settings{})
 	if err != nil {
 		panic(err)
 	}

@@ -205,7 +205,7 @@ func anthropicLoaded(_, next map[string]any) []string {
 // coreAnswer is what the discovery core answers query on req by itself.
 func coreAnswer(t *testing.T, req *model.Request, toolName, query string) discovery.Answer {
 	t.Helper()
-	e, err := discovery.New()
+	e, err := discovery.New(discovery.Settings{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -202,7 +202,7 @@ func New(cfg Config) (*Server, error) {
 	if err := checkExtras(cfg.Resources, cfg.Prompts); err != nil {
 		errs = append(errs, err)
 	}
-	engine, err := discovery.New()
+	engine, err := discovery.New(discovery.Settings{})
 	if err != nil {
 		errs = append(errs, err)
 	}
