@@ -10,6 +10,9 @@
 //	result → project bounds → keep server data out (Shape) → the answer
 //	the model reads (Outcome.Answer).
 //
+// ExampleRun runs four calls through it: a success, a typed failure, a
+// plain error and a payload missing its fields.
+//
 // Every model-facing message of a call is written once, here
 // (messages.go); a test in internal/sourceguard fails when one is written
 // again elsewhere. The pure steps — [CheckPayload], [Shape], [ProjectBounds],

@@ -13,7 +13,8 @@
 // Wrap any client to test discovery against the cheapest model a team
 // ships; model/compat uses it for OpenAI-compatible servers. The wrapper
 // answers only requests in portable mode (model.SearchPortable): an agent
-// opts in with both, the wrapper and the mode. Client.SupportsSearch
+// opts in with both, the wrapper and the mode (ExampleWrap: a deferred
+// tool refused, searched for, then called). Client.SupportsSearch
 // (model.SearchCapable) accepts portable mode and forwards native mode to
 // the wrapped client, so the runtime refuses, before any request, an agent
 // whose deferred tools nothing would search. WithDiscovery takes the
