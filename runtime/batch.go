@@ -256,8 +256,12 @@ func (r *runner) complete(reason planner.TerminationReason, final *planner.Final
 	out.FinalToolResult = result
 	if !r.st.OneShot && r.st.SessionID != "" {
 		// A failed save leaves the session as it was; the output still
-		// carries the run's messages.
-		_ = r.record(recordInput{SessionID: r.st.SessionID, Transcript: r.st.Transcript})
+		// carries the run's messages, and says why (RunOutput.SessionNotSaved).
+		saved, err := r.record(recordInput{SessionID: r.st.SessionID, Transcript: r.st.Transcript, SessionVersion: r.st.SessionVersion})
+		if err != nil {
+			saved = recordOutput{NotSaved: err.Error()}
+		}
+		out.SessionNotSaved, out.SessionConflict = saved.NotSaved, saved.Conflict
 	}
 	r.emit(RunCompleted{RunID: r.st.RunID, Reason: reason})
 	return out

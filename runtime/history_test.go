@@ -31,11 +31,11 @@ func histRun(t *testing.T, f *fixture, session string, msg model.Message) *RunOu
 // histSession loads a session's stored transcript.
 func histSession(t *testing.T, f *fixture, session string) []model.Message {
 	t.Helper()
-	msgs, err := f.rt.sessions.Load(context.Background(), session)
+	s, err := f.rt.sessions.Load(context.Background(), session)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return msgs
+	return s.Messages
 }
 
 // histTexts returns the user and assistant texts of msgs, in order, with

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"maps"
 	"strings"
+	"time"
 
 	"github.com/quiver-go/quiver/catalog"
 	"github.com/quiver-go/quiver/engine"
@@ -86,6 +87,13 @@ type RunOutput struct {
 	Evidence  []ServerDataRecord `json:"evidence,omitempty"`
 	ToolCalls int                `json:"tool_calls"`
 	Usage     model.Usage        `json:"usage"`
+	// SessionNotSaved says why a completed run's transcript was not saved
+	// to its session ("" when it was, or when the run has none);
+	// SessionConflict is set when another run of the session saved first
+	// (ErrSessionConflict). Messages still hold what the run added, and
+	// Wait returns this output with a [*SessionConflictError].
+	SessionNotSaved string `json:"session_not_saved,omitempty"`
+	SessionConflict bool   `json:"session_conflict,omitempty"`
 }
 
 // PendingKind says what a suspended run waits for.
@@ -157,6 +165,9 @@ func (h *RunHandle) Wait(ctx context.Context) (*RunOutput, error) {
 	if err := json.Unmarshal(raw, &out); err != nil {
 		return nil, fmt.Errorf("runtime: run %s: decode output: %w", h.RunID, err)
 	}
+	if out.SessionConflict {
+		return &out, &SessionConflictError{Output: &out}
+	}
 	return &out, nil
 }
 
@@ -227,7 +238,7 @@ func (rt *Runtime) start(ctx context.Context, agent string, in RunInput, oneShot
 		if err != nil {
 			return nil, fmt.Errorf("runtime: load session %q: %w", st.SessionID, err)
 		}
-		st.Transcript = history
+		st.Transcript, st.SessionVersion = history.Messages, history.Version
 	}
 	st.TurnStart = len(st.Transcript)
 	st.Transcript = append(st.Transcript, untrusted(in.Messages)...)
@@ -238,27 +249,67 @@ func (rt *Runtime) start(ctx context.Context, agent string, in RunInput, oneShot
 }
 
 // Continue answers the first pending item of a suspended run and starts its
-// continuation.
+// continuation. The run's checkpoint is taken from the suspension store:
+// of concurrent Continue calls on one run, in this process or in others
+// sharing the store, one continues it and the others fail wrapping
+// [ErrNotSuspended] (and [ErrSuspensionExpired] past its retention). A
+// wrong answer leaves the run suspended for the right one.
 func (rt *Runtime) Continue(ctx context.Context, runID string, resp PendingInputResponse) (*RunHandle, error) {
-	st, err := rt.runs.take(runID)
+	c, err := rt.suspensions.Take(ctx, runID, time.Now())
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("runtime: continue run %q: %w", runID, err)
+	}
+	var st runState
+	if err := json.Unmarshal(c.State, &st); err != nil {
+		return nil, rt.putBack(ctx, c, fmt.Errorf("runtime: continue run %q: its stored state does not decode: %w", runID, err))
 	}
 	a, err := rt.agent(st.Agent)
 	if err != nil {
-		rt.runs.put(st)
-		return nil, fmt.Errorf("runtime: %w", err)
+		return nil, rt.putBack(ctx, c, fmt.Errorf("runtime: %w", err))
 	}
-	if err := rt.checkAnswer(st, resp); err != nil {
-		// A wrong answer leaves the run suspended for the right one.
-		rt.runs.put(st)
-		return nil, err
+	if err := rt.checkAnswer(&st, resp); err != nil {
+		return nil, rt.putBack(ctx, c, err)
 	}
-	h, err := rt.launch(ctx, workflowInput{State: *st, Resume: &resp}, a)
+	h, err := rt.launch(ctx, workflowInput{State: st, Resume: &resp}, a)
 	if err != nil {
-		rt.runs.put(st)
+		return nil, rt.putBack(ctx, c, err)
 	}
-	return h, err
+	return h, nil
+}
+
+// putBack restores a checkpoint Continue took but could not continue, and
+// returns why it could not (with the put's failure, if any: the run is
+// then lost, and the error says so).
+func (rt *Runtime) putBack(ctx context.Context, c Checkpoint, why error) error {
+	if err := rt.suspensions.Put(context.WithoutCancel(ctx), c); err != nil {
+		return errors.Join(why, fmt.Errorf("runtime: run %q could not be put back in the suspension store, and is no longer suspended: %w", c.RunID, err))
+	}
+	return why
+}
+
+// ListSuspended returns the suspended runs f selects, oldest first, with
+// their pending items: what an approval UI shows. Answer one with
+// [Runtime.Continue] and the item's [PendingItem.Approve] or
+// [PendingItem.Deny].
+func (rt *Runtime) ListSuspended(ctx context.Context, f SuspendedFilter) ([]Checkpoint, error) {
+	out, err := rt.suspensions.List(ctx, f)
+	if err != nil {
+		return nil, fmt.Errorf("runtime: list suspended runs: %w", err)
+	}
+	return out, nil
+}
+
+// ExpireSuspensions removes the checkpoints kept past their retention
+// ([WithSuspensionRetention]) and returns them, so that their expiry is
+// reported (an operator's job calls it, or logs what it returns). A
+// Continue of an expired run fails wrapping [ErrSuspensionExpired] either
+// way.
+func (rt *Runtime) ExpireSuspensions(ctx context.Context) ([]Checkpoint, error) {
+	out, err := rt.suspensions.Expire(ctx, time.Now())
+	if err != nil {
+		return nil, fmt.Errorf("runtime: expire suspended runs: %w", err)
+	}
+	return out, nil
 }
 
 // checkRunSearch reports, before a run of a starts, whether the client

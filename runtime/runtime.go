@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/quiver-go/quiver/engine"
 	"github.com/quiver-go/quiver/engine/inmem"
@@ -38,10 +39,12 @@ type Runtime struct {
 	closing       chan struct{}
 	closeOnce     sync.Once
 
-	events   eventBus
-	sessions SessionStore
-	runs     *suspensionStore
-	ids      idSource
+	events      eventBus
+	sessions    SessionStore
+	suspensions SuspensionStore
+	// retention is how long a checkpoint is kept (0: until continued).
+	retention time.Duration
+	ids       idSource
 }
 
 // Option configures a [Runtime].
@@ -109,6 +112,19 @@ func WithToolConfirmation(id tools.Ident, spec tools.ConfirmationSpec) Option {
 	}
 }
 
+// WithStore keeps session transcripts and suspended runs' checkpoints in
+// s instead of memory: a durable backend (runtime/boltstore,
+// runtime/redisstore) lets both outlive the process.
+func WithStore(s Store) Option {
+	return func(rt *Runtime) error {
+		if s == nil || s.Sessions() == nil || s.Suspensions() == nil {
+			return errors.New("WithStore: store is nil, or gives a nil session or suspension store")
+		}
+		rt.sessions, rt.suspensions = s.Sessions(), s.Suspensions()
+		return nil
+	}
+}
+
 // WithSessionStore keeps session transcripts in s instead of memory.
 func WithSessionStore(s SessionStore) Option {
 	return func(rt *Runtime) error {
@@ -120,21 +136,53 @@ func WithSessionStore(s SessionStore) Option {
 	}
 }
 
+// WithSuspensionStore keeps suspended runs' checkpoints in s instead of
+// memory.
+func WithSuspensionStore(s SuspensionStore) Option {
+	return func(rt *Runtime) error {
+		if s == nil {
+			return errors.New("WithSuspensionStore: store is nil")
+		}
+		rt.suspensions = s
+		return nil
+	}
+}
+
+// DefaultSuspensionRetention is how long a suspended run waits for its
+// answer unless [WithSuspensionRetention] says otherwise: 30 days.
+const DefaultSuspensionRetention = 30 * 24 * time.Hour
+
+// WithSuspensionRetention keeps a suspended run's checkpoint for d; a
+// Continue after that fails wrapping [ErrSuspensionExpired], and
+// [Runtime.ExpireSuspensions] removes and reports it. 0 keeps checkpoints
+// until they are continued.
+func WithSuspensionRetention(d time.Duration) Option {
+	return func(rt *Runtime) error {
+		if d < 0 {
+			return fmt.Errorf("WithSuspensionRetention(%s): a retention is positive, or 0 for none", d)
+		}
+		rt.retention = d
+		return nil
+	}
+}
+
 // New returns a runtime on the in-memory engine unless [WithEngine] says
 // otherwise.
 func New(opts ...Option) (*Runtime, error) {
+	memory := NewMemoryStore()
 	rt := &Runtime{
-		toolsets:   make(map[string]*toolsetEntry),
-		tools:      make(map[tools.Ident]*toolEntry),
-		agents:     make(map[string]*agentEntry),
-		models:     make(map[model.ModelClass]model.Client),
-		modelIDs:   make(map[string]model.Client),
-		overrides:  make(map[tools.Ident]string),
-		confirm:    make(map[tools.Ident]tools.ConfirmationSpec),
-		registries: make(map[string]*registryConn),
-		sessions:   NewMemorySessionStore(),
-		runs:       newSuspensionStore(),
-		closing:    make(chan struct{}),
+		toolsets:    make(map[string]*toolsetEntry),
+		tools:       make(map[tools.Ident]*toolEntry),
+		agents:      make(map[string]*agentEntry),
+		models:      make(map[model.ModelClass]model.Client),
+		modelIDs:    make(map[string]model.Client),
+		overrides:   make(map[tools.Ident]string),
+		confirm:     make(map[tools.Ident]tools.ConfirmationSpec),
+		registries:  make(map[string]*registryConn),
+		sessions:    memory.Sessions(),
+		suspensions: memory.Suspensions(),
+		retention:   DefaultSuspensionRetention,
+		closing:     make(chan struct{}),
 	}
 	for _, o := range opts {
 		if err := o(rt); err != nil {

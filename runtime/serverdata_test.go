@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/quiver-go/quiver/model/scripted"
 	"github.com/quiver-go/quiver/planner"
@@ -208,9 +209,20 @@ func TestServerDataSurvivesSuspensionWithoutInternal(t *testing.T) {
 	if out.Status != StatusSuspended {
 		t.Fatalf("status %s", out.Status)
 	}
-	f.rt.runs.mu.Lock()
-	checkpoint := sdText(f.rt.runs.runs[out.RunID])
-	f.rt.runs.mu.Unlock()
+	// The checkpoint as the store keeps it: the bytes a durable store
+	// would write.
+	c, err := f.rt.suspensions.Take(context.Background(), out.RunID, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored, err := MarshalCheckpoint(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkpoint := string(stored)
+	if err := f.rt.suspensions.Put(context.Background(), c); err != nil {
+		t.Fatal(err)
+	}
 	if !strings.Contains(checkpoint, sdTimelineMarker) || !strings.Contains(checkpoint, sdEvidenceMarker) {
 		t.Fatal("the checkpoint lost the timeline or evidence")
 	}

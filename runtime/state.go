@@ -13,12 +13,15 @@ import (
 // runState is everything a run carries between steps. It is plain data:
 // it crosses activities, ends up in suspension checkpoints and replays.
 type runState struct {
-	RunID     string            `json:"run_id"`
-	SessionID string            `json:"session_id,omitempty"`
-	TurnID    string            `json:"turn_id"`
-	Agent     string            `json:"agent"`
-	OneShot   bool              `json:"one_shot,omitempty"`
-	Labels    map[string]string `json:"labels,omitempty"`
+	RunID     string `json:"run_id"`
+	SessionID string `json:"session_id,omitempty"`
+	// SessionVersion is the version of the session the run loaded: its
+	// save succeeds only over it (SessionStore.Save).
+	SessionVersion int64             `json:"session_version,omitempty"`
+	TurnID         string            `json:"turn_id"`
+	Agent          string            `json:"agent"`
+	OneShot        bool              `json:"one_shot,omitempty"`
+	Labels         map[string]string `json:"labels,omitempty"`
 
 	// Transcript is the session history followed by this run's messages,
 	// which start at TurnStart.

@@ -78,7 +78,7 @@ func (r *runner) await(a *planner.Await) (RunOutput, *planner.Finalize, bool, er
 func (r *runner) suspend(items []PendingItem) (RunOutput, *planner.Finalize, bool, error) {
 	r.st.Elapsed = r.active()
 	pending := pendingState{Items: items}
-	if err := r.record(recordInput{State: r.st, Suspended: &pending}); err != nil {
+	if _, err := r.record(recordInput{State: r.st, Suspended: &pending}); err != nil {
 		return RunOutput{}, nil, false, err
 	}
 	out := r.output(StatusSuspended)
