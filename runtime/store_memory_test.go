@@ -13,4 +13,8 @@ func TestMemoryStoreConformance(t *testing.T) {
 		s := runtime.NewMemoryStore()
 		return s, s
 	})
+	storetest.RunRuntime(t, func(*testing.T) (runtime.Store, runtime.Store) {
+		s := runtime.NewMemoryStore()
+		return s, s
+	})
 }

@@ -38,8 +38,8 @@ func Run(t *testing.T, open func(t *testing.T) runtime.Store) {
 // Redis, say): a checkpoint put through one is taken once through either,
 // and concurrent saves of one session through both leave one winner.
 func RunShared(t *testing.T, open func(t *testing.T) (a, b runtime.Store)) {
-	t.Run("CheckpointConcurrentTakesOneWins", func(t *testing.T) { a, b := open(t); concurrentTakes(t, a, b) })
-	t.Run("SessionConcurrentSavesOneWins", func(t *testing.T) { a, b := open(t); sessionConcurrentSaves(t, a, b) })
+	t.Run("SharedCheckpointConcurrentTakesOneWins", func(t *testing.T) { a, b := open(t); concurrentTakes(t, a, b) })
+	t.Run("SharedSessionConcurrentSavesOneWins", func(t *testing.T) { a, b := open(t); sessionConcurrentSaves(t, a, b) })
 }
 
 var ctx = context.Background()
