@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io/fs"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -78,6 +79,23 @@ func TestOpenRefusesAnotherStoresFile(t *testing.T) {
 	_, err := boltstore.Open(path)
 	if err == nil || !strings.Contains(err.Error(), `bucket "leases"`) || !strings.Contains(err.Error(), "runs.db") {
 		t.Fatalf("Open of another store's file: %v, want a refusal naming its bucket and runs.db", err)
+	}
+}
+
+// TestOpenRefusesAnotherLayout: a file of a later layout is not misread.
+func TestOpenRefusesAnotherLayout(t *testing.T) {
+	path := filepath.Join(t.TempDir(), boltstore.FileName)
+	writeRaw(t, path, []byte("meta"), []byte("layout"), []byte("2"))
+	if _, err := boltstore.Open(path); err == nil || !strings.Contains(err.Error(), `layout "2"`) {
+		t.Fatalf("Open of a layout-2 file: %v, want a refusal naming its layout", err)
+	}
+}
+
+func TestOpenInAMissingFolder(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "missing")
+	_, err := boltstore.Open(filepath.Join(dir, boltstore.FileName))
+	if !errors.Is(err, fs.ErrNotExist) || !strings.Contains(err.Error(), "create the folder "+dir) {
+		t.Fatalf("Open in a missing folder: %v, want ErrNotExist saying to create %s", err, dir)
 	}
 }
 

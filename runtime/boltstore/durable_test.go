@@ -39,6 +39,13 @@ func TestSuspendedRunOutlivesItsProcess(t *testing.T) {
 	if err := start.Start(); err != nil {
 		t.Fatal(err)
 	}
+	// A test failing before the kill below leaves no program behind.
+	t.Cleanup(func() {
+		if start.ProcessState == nil {
+			start.Process.Kill()
+			start.Wait()
+		}
+	})
 	lines := bufio.NewScanner(stdout)
 	if !lines.Scan() {
 		start.Wait()

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
+	"path/filepath"
 	"sync"
 
 	"go.etcd.io/bbolt"
@@ -57,6 +59,9 @@ func Open(path string, opts ...Option) (*Store, error) {
 	db, err := bbolt.Open(path, 0o600, &bbolt.Options{Timeout: cfg.openTimeout})
 	if errors.Is(err, bolterrors.ErrTimeout) {
 		return nil, fmt.Errorf("%w: %s is locked by another process (waited %v): stop that process, or give this one another data folder", ErrInUse, path, cfg.openTimeout)
+	}
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("boltstore: open %s: %w: create the folder %s first, or give a folder that exists", path, err, filepath.Dir(path))
 	}
 	if err != nil {
 		return nil, fmt.Errorf("boltstore: open %s: %w", path, err)
