@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/quiver-go/quiver/model"
 	"github.com/quiver-go/quiver/model/scripted"
@@ -47,18 +48,38 @@ var declarations = contract.ToolsetDeclaration{
 	},
 }
 
-// script is what the offline model answers, step by step.
-func script() *scripted.Client {
-	return scripted.New(
-		scripted.Call("list_orders", `{"status":"open"}`),
-		scripted.Call("cancel_order", `{"order_id":"A-1001","reason":"oldest open order"}`),
-		scripted.Reply("Three orders are open (A-1001, A-1002, A-1003); I cancelled A-1001, the oldest."),
-	)
+// steps are what the offline model answers, turn by turn.
+var steps = []scripted.Step{
+	scripted.Call("list_orders", `{"status":"open"}`),
+	scripted.Call("cancel_order", `{"order_id":"A-1001","reason":"oldest open order"}`),
+	scripted.Reply("Three orders are open (A-1001, A-1002, A-1003); I cancelled A-1001, the oldest."),
 }
 
-// newRuntime registers the toolset and the agent and prints events to w.
-func newRuntime(w io.Writer) (*runtime.Runtime, func(), error) {
-	rt, err := runtime.New(runtime.WithModel(model.ModelClassDefault, script()))
+// script is the offline model. Like a real one it answers from the
+// conversation it is sent, not from memory: each request plays the step
+// its transcript has reached (one per assistant turn so far). So a run
+// continued by another process (--data) gets the answer that follows the
+// conversation its checkpoint kept.
+func script() *scripted.Client {
+	turn := scripted.Choose(func(req *model.Request) scripted.Step {
+		n := 0
+		for _, m := range req.Messages {
+			if m.Role == model.RoleAssistant {
+				n++
+			}
+		}
+		if n >= len(steps) {
+			return scripted.Fail(fmt.Errorf("the conversation has %d assistant turns; the script has %d", n, len(steps)))
+		}
+		return steps[n]
+	})
+	return scripted.New(slices.Repeat([]scripted.Step{turn}, len(steps))...)
+}
+
+// newRuntime registers the toolset and the agent and prints events to w;
+// opts are more runtime options (the store of --data).
+func newRuntime(w io.Writer, opts ...runtime.Option) (*runtime.Runtime, func(), error) {
+	rt, err := runtime.New(append([]runtime.Option{runtime.WithModel(model.ModelClassDefault, script())}, opts...)...)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -5,10 +5,20 @@
 // the program approves and the run continues to its answer.
 //
 //	go run ./examples/runtour
+//
+// With --data the suspended run is kept on disk (runtime/boltstore, the
+// file runs.db in DIR) and the program exits at the confirmation; a later
+// process given --approve lists the waiting run, approves it and finishes
+// the tour:
+//
+//	go run ./examples/runtour --data DIR
+//	go run ./examples/runtour --data DIR --approve
 package main
 
 import (
 	"context"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -17,11 +27,36 @@ import (
 )
 
 func main() {
-	if err := tour(context.Background(), os.Stdout); err != nil {
+	if err := cli(context.Background(), os.Stdout, os.Args[1:]); err != nil {
 		fmt.Fprintln(os.Stderr, "runtour:", err)
 		os.Exit(1)
 	}
 }
+
+// cli runs the tour args ask for: in memory, or on the data folder of
+// --data (stopping at the confirmation, or finishing with --approve).
+func cli(ctx context.Context, w io.Writer, args []string) error {
+	flags := flag.NewFlagSet("runtour", flag.ContinueOnError)
+	data := flags.String("data", "", "keep runs in `DIR` (its runs.db) and stop at the confirmation")
+	approve := flags.Bool("approve", false, "with --data: approve the waiting run and finish the tour")
+	if err := flags.Parse(args); err != nil {
+		return err
+	}
+	switch {
+	case flags.NArg() > 0:
+		return fmt.Errorf("unexpected argument %q: runtour takes only --data DIR and --approve", flags.Arg(0))
+	case *approve && *data == "":
+		return errors.New("--approve continues a run kept in a data folder: give it with --data DIR")
+	case *approve:
+		return approveTour(ctx, w, *data)
+	case *data != "":
+		return suspendTour(ctx, w, *data)
+	}
+	return tour(ctx, w)
+}
+
+// question is what the user asks.
+const question = "Which orders are still open? Cancel the oldest one."
 
 // tour runs the scripted conversation, writing what happens to w.
 func tour(ctx context.Context, w io.Writer) error {
@@ -31,8 +66,8 @@ func tour(ctx context.Context, w io.Writer) error {
 	}
 	defer unsubscribe()
 
-	fmt.Fprintln(w, "user: Which orders are still open? Cancel the oldest one.")
-	out, err := rt.Run(ctx, agentName, userInput("Which orders are still open? Cancel the oldest one."), runtime.WithRunID("order-desk-1"))
+	fmt.Fprintln(w, "user:", question)
+	out, err := rt.Run(ctx, agentName, userInput(question), runtime.WithRunID("order-desk-1"))
 	if err != nil {
 		return err
 	}
@@ -47,9 +82,17 @@ func tour(ctx context.Context, w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	out, err = h.Wait(ctx)
+	return finish(ctx, w, h)
+}
+
+// finish waits for the continued run and prints its answer.
+func finish(ctx context.Context, w io.Writer, h *runtime.RunHandle) error {
+	out, err := h.Wait(ctx)
 	if err != nil {
 		return err
+	}
+	if out.Final == nil {
+		return fmt.Errorf("run %s ended with status %s and no answer", out.RunID, out.Status)
 	}
 	fmt.Fprintf(w, "\nassistant: %s\n", out.Final.Text)
 	fmt.Fprintf(w, "(%d tool calls, %d input and %d output tokens)\n", out.ToolCalls, out.Usage.InputTokens, out.Usage.OutputTokens)
