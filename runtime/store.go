@@ -107,7 +107,8 @@ type SuspensionStore interface {
 	// callers (in one process or several sharing the store) exactly one
 	// gets it, the others fail wrapping ErrNotSuspended. A checkpoint
 	// whose ExpiresAt is not after now is removed and reported: the error
-	// wraps ErrSuspensionExpired and ErrNotSuspended.
+	// wraps ErrSuspensionExpired and ErrNotSuspended. A record that does
+	// not decode (ErrUnknownRecordFormat) is left in place.
 	Take(ctx context.Context, runID string, now time.Time) (Checkpoint, error)
 	// List returns the checkpoints f selects, without their State, oldest
 	// suspension first (ties by run id).

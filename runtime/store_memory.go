@@ -98,16 +98,17 @@ func (m memorySuspensions) Put(_ context.Context, c Checkpoint) error {
 // Take implements [SuspensionStore].
 func (m memorySuspensions) Take(_ context.Context, runID string, now time.Time) (Checkpoint, error) {
 	m.s.mu.Lock()
+	defer m.s.mu.Unlock()
 	b, ok := m.s.checkpoints[runID]
-	delete(m.s.checkpoints, runID)
-	m.s.mu.Unlock()
 	if !ok {
 		return Checkpoint{}, NotSuspended(runID)
 	}
+	// A record this release cannot read stays for the one that can.
 	c, err := UnmarshalCheckpoint(b)
 	if err != nil {
 		return Checkpoint{}, err
 	}
+	delete(m.s.checkpoints, runID)
 	if Expired(c, now) {
 		return Checkpoint{}, SuspensionExpired(c)
 	}

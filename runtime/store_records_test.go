@@ -76,3 +76,15 @@ func FuzzUnmarshalStoredRecords(f *testing.F) {
 		}
 	})
 }
+
+// A checkpoint this release cannot read is refused and left in place for
+// the release that can.
+func TestMemoryTakeLeavesAnUnreadableCheckpoint(t *testing.T) {
+	s := NewMemoryStore()
+	s.checkpoints["r"] = []byte(`{"format":2,"run_id":"r"}`)
+	for range 2 {
+		if _, err := s.Suspensions().Take(t.Context(), "r", time.Now()); !errors.Is(err, ErrUnknownRecordFormat) {
+			t.Fatalf("Take: %v, want ErrUnknownRecordFormat", err)
+		}
+	}
+}

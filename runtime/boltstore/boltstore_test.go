@@ -54,6 +54,15 @@ func TestConformanceShared(t *testing.T) {
 	})
 }
 
+// TestRunsOnTheStore runs whole runs on two runtimes sharing one *Store
+// (see TestConformanceShared for why one).
+func TestRunsOnTheStore(t *testing.T) {
+	storetest.RunRuntime(t, func(t *testing.T) (a, b runtime.Store) {
+		s, _ := openTemp(t)
+		return s, s
+	})
+}
+
 func TestSecondOpenFails(t *testing.T) {
 	_, path := openTemp(t)
 	_, err := boltstore.Open(path, boltstore.WithOpenTimeout(50*time.Millisecond))
