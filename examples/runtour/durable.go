@@ -4,14 +4,19 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 
 	"github.com/quiver-go/quiver/runtime"
 	"github.com/quiver-go/quiver/runtime/boltstore"
 )
 
-// openStore opens the runtime's store in the data folder dir.
+// openStore opens the runtime's store in the data folder dir, created
+// (0700) when missing.
 func openStore(dir string) (*boltstore.Store, string, error) {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, "", fmt.Errorf("data folder: %w", err)
+	}
 	path := filepath.Join(dir, boltstore.FileName)
 	s, err := boltstore.Open(path)
 	if err != nil {
