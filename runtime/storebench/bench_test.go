@@ -1,0 +1,117 @@
+package storebench
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"testing"
+
+	"github.com/quiver-go/quiver/model"
+	"github.com/quiver-go/quiver/model/scripted"
+	"github.com/quiver-go/quiver/planner"
+	"github.com/quiver-go/quiver/runtime"
+	"github.com/quiver-go/quiver/runtime/boltstore"
+	"github.com/quiver-go/quiver/toolcall"
+	"github.com/quiver-go/quiver/tools"
+	"github.com/quiver-go/quiver/tools/contract"
+)
+
+// backends are the stores measured, each opened fresh for a benchmark.
+var backends = []struct {
+	name string
+	open func(b *testing.B) runtime.Store
+}{
+	{"memory", func(*testing.B) runtime.Store { return runtime.NewMemoryStore() }},
+	{"bolt", func(b *testing.B) runtime.Store {
+		s, err := boltstore.Open(filepath.Join(b.TempDir(), boltstore.FileName))
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Cleanup(func() { _ = s.Close() })
+		return s
+	}},
+}
+
+// newRuntime returns a runtime on s whose model plays steps, running agent
+// "desk" over orders.cancelOrder (behind a confirmation).
+func newRuntime(b *testing.B, s runtime.Store, steps []scripted.Step) *runtime.Runtime {
+	b.Helper()
+	specs, err := contract.CompileToolset(contract.ToolsetDeclaration{Name: "orders", Tools: []contract.ToolDeclaration{{
+		Name: "cancelOrder", Title: "Cancel order", Description: "Cancel an order.",
+		InputSchema:  json.RawMessage(`{"type":"object","properties":{"order_id":{"type":"string"}},"required":["order_id"]}`),
+		Confirmation: &tools.ConfirmationSpec{PromptTemplate: "Cancel order {{ .order_id }}?"},
+	}}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	rt, err := runtime.New(runtime.WithStore(s), runtime.WithModel(model.ModelClassDefault, scripted.New(steps...)))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { _ = rt.Close() })
+	exec := toolcall.ExecutorFunc(func(context.Context, *toolcall.Call) (*toolcall.Result, error) {
+		return &toolcall.Result{Result: json.RawMessage(`{"cancelled":true}`)}, nil
+	})
+	if err := rt.RegisterToolset(runtime.ToolsetRegistration{Name: "orders", Specs: specs, Executor: exec}); err != nil {
+		b.Fatal(err)
+	}
+	if err := rt.RegisterAgent(runtime.AgentRegistration{Name: "desk", Planner: planner.NewStandard(), Uses: []runtime.ToolsetUse{{Toolset: "orders"}}}); err != nil {
+		b.Fatal(err)
+	}
+	return rt
+}
+
+// BenchmarkSuspendAndContinue: one op is a run that suspends at its
+// confirmation (a checkpoint put) and its continuation to completion (the
+// checkpoint taken, the session saved).
+func BenchmarkSuspendAndContinue(b *testing.B) {
+	ctx := context.Background()
+	for _, be := range backends {
+		b.Run(be.name, func(b *testing.B) {
+			steps := make([]scripted.Step, 0, 2*b.N)
+			for range b.N {
+				steps = append(steps, scripted.Call("cancelOrder", `{"order_id":"A-1"}`), scripted.Reply("Cancelled."))
+			}
+			rt := newRuntime(b, be.open(b), steps)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := range b.N {
+				out, err := rt.Run(ctx, "desk", runtime.RunInput{SessionID: fmt.Sprint("s", i), Messages: []model.Message{model.UserMessage("Cancel A-1.")}})
+				if err != nil || out.Status != runtime.StatusSuspended {
+					b.Fatalf("run: %+v %v", out, err)
+				}
+				h, err := rt.Continue(ctx, out.RunID, out.Suspension.Pending[0].Approve())
+				if err != nil {
+					b.Fatal(err)
+				}
+				if done, err := h.Wait(ctx); err != nil || done.Status != runtime.StatusCompleted {
+					b.Fatalf("continuation: %+v %v", done, err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkSessionRun: one op is a run of a new session that answers at
+// once and saves its transcript.
+func BenchmarkSessionRun(b *testing.B) {
+	ctx := context.Background()
+	for _, be := range backends {
+		b.Run(be.name, func(b *testing.B) {
+			steps := make([]scripted.Step, b.N)
+			for i := range steps {
+				steps[i] = scripted.Reply("Hello.")
+			}
+			rt := newRuntime(b, be.open(b), steps)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := range b.N {
+				out, err := rt.Run(ctx, "desk", runtime.RunInput{SessionID: fmt.Sprint("s", i), Messages: []model.Message{model.UserMessage("Hi.")}})
+				if err != nil || out.Status != runtime.StatusCompleted {
+					b.Fatalf("run: %+v %v", out, err)
+				}
+			}
+		})
+	}
+}
