@@ -2,11 +2,8 @@ package redisstore
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strconv"
-
-	"github.com/redis/go-redis/v9"
 
 	"github.com/quiver-go/quiver/model"
 	"github.com/quiver-go/quiver/runtime"
@@ -71,7 +68,7 @@ func (s *Store) Delete(ctx context.Context, sessionID string) error {
 	if err := s.usable(ctx); err != nil {
 		return err
 	}
-	if err := s.c.Del(ctx, s.sessionKey(sessionID)).Err(); err != nil && !errors.Is(err, redis.Nil) {
+	if err := s.c.Del(ctx, s.sessionKey(sessionID)).Err(); err != nil {
 		return s.failed(ctx, fmt.Sprintf("delete session %q", sessionID), err)
 	}
 	return nil

@@ -17,8 +17,8 @@ import (
 	"github.com/quiver-go/quiver/runtime"
 )
 
-// ErrClosed: the store was closed.
-var ErrClosed = errors.New("redisstore: store closed")
+// ErrClosed is the error of every method of a store after its Close.
+var ErrClosed = errors.New("redisstore: the store is closed: open another one")
 
 // Store is [runtime.Store] on Redis: it is its own [runtime.SessionStore]
 // and [runtime.SuspensionStore]. It keeps nothing in the process: every

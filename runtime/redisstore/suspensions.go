@@ -98,7 +98,8 @@ func (s *Store) List(ctx context.Context, f runtime.SuspendedFilter) ([]runtime.
 // Expire implements [runtime.SuspensionStore]: one script removes and
 // returns the checkpoints expired at now, so that of concurrent expirers
 // each checkpoint is reported by one. Checkpoints of another record format
-// are left for the release that reads them.
+// are left for the release that reads them. A removed record that does
+// not decode is returned as an error beside the checkpoints that do.
 func (s *Store) Expire(ctx context.Context, now time.Time) ([]runtime.Checkpoint, error) {
 	at, err := timeKey(now)
 	if err != nil {
