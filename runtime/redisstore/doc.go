@@ -30,7 +30,12 @@
 // reply. Save and Take carry a random nonce of the call: the same script
 // run again answers as its first run did (the save succeeded; the take
 // returns the checkpoint it took, kept a minute under the run's "taken"
-// key for that).
+// key for that). Put run twice writes the same. Expire run twice reports
+// nothing the second time: the checkpoints its lost reply named are
+// removed, unreported. Load, List and Delete are reads or idempotent.
+//
+// The store needs Redis 7.0 or later (List runs its script with
+// EVALSHA_RO).
 //
 // # Durability: run Redis with appendfsync always
 //
