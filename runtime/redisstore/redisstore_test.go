@@ -1,0 +1,53 @@
+package redisstore_test
+
+import (
+	"fmt"
+	"sync/atomic"
+	"testing"
+
+	"github.com/quiver-go/quiver/internal/redistest"
+	"github.com/quiver-go/quiver/runtime"
+	"github.com/quiver-go/quiver/runtime/redisstore"
+	"github.com/quiver-go/quiver/runtime/storetest"
+)
+
+// prefixes numbers the prefixes of the tests' stores: each test of one
+// server gets its own.
+var prefixes atomic.Int64
+
+func newPrefix() string {
+	return fmt.Sprintf("test%d:", prefixes.Add(1))
+}
+
+// open opens a store (with its own client) on srv, closed at the test's
+// cleanup.
+func open(t testing.TB, srv *redistest.Server, opts ...redisstore.Option) *redisstore.Store {
+	t.Helper()
+	s, err := redisstore.Open(t.Context(), srv.URL(), opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+// TestConformance runs the suite on one redis-server, each subtest's store
+// under a prefix of its own.
+func TestConformance(t *testing.T) {
+	t.Parallel()
+	srv := redistest.Start(t, redistest.Options{})
+	storetest.Run(t, func(t *testing.T) runtime.Store {
+		return open(t, srv, redisstore.WithPrefix(newPrefix()))
+	})
+}
+
+// TestConformanceShared: two Store values, each with its own client (two
+// processes), on one prefix.
+func TestConformanceShared(t *testing.T) {
+	t.Parallel()
+	srv := redistest.Start(t, redistest.Options{})
+	storetest.RunShared(t, func(t *testing.T) (a, b runtime.Store) {
+		p := newPrefix()
+		return open(t, srv, redisstore.WithPrefix(p)), open(t, srv, redisstore.WithPrefix(p))
+	})
+}

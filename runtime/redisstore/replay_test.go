@@ -1,0 +1,70 @@
+package redisstore
+
+import (
+	"context"
+	"testing"
+
+	"github.com/quiver-go/quiver/internal/redistest"
+	"github.com/quiver-go/quiver/runtime"
+)
+
+// TestReplayedScripts: go-redis sends a command again when its connection
+// broke before the reply. A save or take run again with the same nonce
+// answers as its first run did (the save succeeded, the take got the
+// checkpoint); another caller's, with another nonce, does not.
+func TestReplayedScripts(t *testing.T) {
+	t.Parallel()
+	srv := redistest.Start(t, redistest.Options{})
+	ctx := context.Background()
+	s, err := Open(ctx, srv.URL(), WithPrefix("replay:"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+
+	rec, err := runtime.MarshalSession("s", runtime.Session{Version: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	save := func(n string) string {
+		t.Helper()
+		reply, err := s.eval(ctx, "save", scriptSave, false, []string{s.sessionKey("s")}, "0", "1", rec, recordFormat, n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return str(reply[0])
+	}
+	if got := save("n1"); got != "ok" {
+		t.Fatalf("first save: %s", got)
+	}
+	if got := save("n1"); got != "ok" {
+		t.Fatalf("the same save again: %s, want ok (it succeeded)", got)
+	}
+	if got := save("n2"); got != "conflict" {
+		t.Fatalf("another save over version 0: %s, want conflict", got)
+	}
+
+	if err := s.Put(ctx, runtime.Checkpoint{RunID: "r", Agent: "desk"}); err != nil {
+		t.Fatal(err)
+	}
+	take := func(n string) []any {
+		t.Helper()
+		reply, err := s.eval(ctx, "take", scriptTake, false,
+			[]string{s.checkpointKey("r"), s.suspendedKey(), s.expiryKey(), s.takenKey("r")},
+			"r", recordFormat, n, takenKeep.Milliseconds())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return reply
+	}
+	first := take("t1")
+	if str(first[0]) != "ok" {
+		t.Fatalf("first take: %v", first)
+	}
+	if again := take("t1"); str(again[0]) != "ok" || str(again[1]) != str(first[1]) {
+		t.Fatalf("the same take again: %v, want the checkpoint it took", again)
+	}
+	if other := take("t2"); str(other[0]) != "none" {
+		t.Fatalf("another take: %v, want none", other)
+	}
+}
