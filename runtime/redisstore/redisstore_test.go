@@ -51,3 +51,14 @@ func TestConformanceShared(t *testing.T) {
 		return open(t, srv, redisstore.WithPrefix(p)), open(t, srv, redisstore.WithPrefix(p))
 	})
 }
+
+// TestRunsOnTheStore runs whole runs on two runtimes, each with its own
+// client, sharing one prefix: two processes on one Redis.
+func TestRunsOnTheStore(t *testing.T) {
+	t.Parallel()
+	srv := redistest.Start(t, redistest.Options{})
+	storetest.RunRuntime(t, func(t *testing.T) (a, b runtime.Store) {
+		p := newPrefix()
+		return open(t, srv, redisstore.WithPrefix(p)), open(t, srv, redisstore.WithPrefix(p))
+	})
+}

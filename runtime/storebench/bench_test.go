@@ -7,11 +7,13 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/quiver-go/quiver/internal/redistest"
 	"github.com/quiver-go/quiver/model"
 	"github.com/quiver-go/quiver/model/scripted"
 	"github.com/quiver-go/quiver/planner"
 	"github.com/quiver-go/quiver/runtime"
 	"github.com/quiver-go/quiver/runtime/boltstore"
+	"github.com/quiver-go/quiver/runtime/redisstore"
 	"github.com/quiver-go/quiver/toolcall"
 	"github.com/quiver-go/quiver/tools"
 	"github.com/quiver-go/quiver/tools/contract"
@@ -25,6 +27,15 @@ var backends = []struct {
 	{"memory", func(*testing.B) runtime.Store { return runtime.NewMemoryStore() }},
 	{"bolt", func(b *testing.B) runtime.Store {
 		s, err := boltstore.Open(filepath.Join(b.TempDir(), boltstore.FileName))
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Cleanup(func() { _ = s.Close() })
+		return s
+	}},
+	{"redis", func(b *testing.B) runtime.Store {
+		srv := redistest.Start(b, redistest.Options{AOF: true}) // appendfsync always: durable approvals
+		s, err := redisstore.Open(context.Background(), srv.URL())
 		if err != nil {
 			b.Fatal(err)
 		}
