@@ -40,6 +40,50 @@ func Run(t *testing.T, open func(t *testing.T) runtime.Store) {
 func RunShared(t *testing.T, open func(t *testing.T) (a, b runtime.Store)) {
 	t.Run("SharedCheckpointConcurrentTakesOneWins", func(t *testing.T) { a, b := open(t); concurrentTakes(t, a, b) })
 	t.Run("SharedSessionConcurrentSavesOneWins", func(t *testing.T) { a, b := open(t); sessionConcurrentSaves(t, a, b) })
+	t.Run("SharedConcurrentExpiryReportsEachOnce", func(t *testing.T) { a, b := open(t); concurrentExpiry(t, a, b) })
+}
+
+// concurrentExpiry: expired checkpoints, expired at once through a and b;
+// each is reported by exactly one expirer.
+func concurrentExpiry(t *testing.T, a, b runtime.Store) {
+	const n = 20
+	for i := range n {
+		c := checkpoint(fmt.Sprint("x", i), "desk", "", 0, nil)
+		c.ExpiresAt = epoch.Add(time.Minute)
+		if err := a.Suspensions().Put(ctx, c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	seen := map[string]int{}
+	for i := range 6 {
+		st := a
+		if i%2 == 1 {
+			st = b
+		}
+		wg.Go(func() {
+			got, err := st.Suspensions().Expire(ctx, epoch.Add(time.Hour))
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			for _, c := range got {
+				seen[c.RunID]++
+			}
+		})
+	}
+	wg.Wait()
+	if len(seen) != n {
+		t.Fatalf("%d of %d expired checkpoints reported", len(seen), n)
+	}
+	for id, k := range seen {
+		if k != 1 {
+			t.Fatalf("%s reported %d times, want once", id, k)
+		}
+	}
 }
 
 var ctx = context.Background()
