@@ -25,7 +25,6 @@ import (
 	"github.com/quiver-go/quiver/model/openai"
 	"github.com/quiver-go/quiver/model/portable"
 	"github.com/quiver-go/quiver/model/scripted"
-	"github.com/quiver-go/quiver/planner"
 	"github.com/quiver-go/quiver/runtime"
 	"github.com/quiver-go/quiver/toolcall"
 

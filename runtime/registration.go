@@ -142,7 +142,8 @@ type AgentRegistration struct {
 	Description string
 	// SystemPrompt is sent with every model request.
 	SystemPrompt string
-	// Planner decides each step.
+	// Planner decides each step; nil means planner.NewStandard(), the
+	// model-driven planner.
 	Planner planner.Planner
 	// Uses are the toolsets the agent consumes.
 	Uses []ToolsetUse
@@ -178,7 +179,7 @@ func (rt *Runtime) RegisterAgent(reg AgentRegistration) error {
 		errs = append(errs, errors.New("agent name is empty"))
 	}
 	if reg.Planner == nil {
-		errs = append(errs, errors.New("planner is nil"))
+		reg.Planner = planner.NewStandard()
 	}
 	_, counts := reg.HistoryModel.(model.TokenCounter)
 	if err := reg.Policy.validate(reg.HistoryModel != nil, counts); err != nil {

@@ -73,8 +73,15 @@ func TestRegisterAgentChecksItsToolsetsAndDeferral(t *testing.T) {
 			}
 		})
 	}
-	if err := rt.RegisterAgent(AgentRegistration{Name: "a", Uses: []ToolsetUse{{Toolset: "ws"}}}); err == nil || !strings.Contains(err.Error(), "planner is nil") {
+	// No planner: the standard, model-driven one.
+	if err := rt.RegisterAgent(AgentRegistration{Name: "a", Uses: []ToolsetUse{{Toolset: "ws"}}}); err != nil {
 		t.Fatalf("agent without planner: err = %v", err)
+	}
+	if a, err := rt.agent("a"); err != nil || a.reg.Planner == nil {
+		t.Fatalf("agent without planner registered with %v (%v), want planner.NewStandard()", a, err)
+	}
+	if _, ok := rt.agents["a"].reg.Planner.(*planner.Standard); !ok {
+		t.Fatalf("planner %T, want *planner.Standard", rt.agents["a"].reg.Planner)
 	}
 }
 

@@ -107,8 +107,8 @@ func DeferredTools() []tools.Ident {
 
 // {{ .GoName }}AgentConfig is what Register{{ .GoName }}Agent adds to Definition.
 type {{ .GoName }}AgentConfig struct {
-	// Planner decides each step of a run (required); planner.NewStandard()
-	// is the model-driven one.
+	// Planner decides each step of a run; nil means planner.NewStandard(),
+	// the model-driven one.
 	Planner planner.Planner
 	// HistoryModel summarizes older turns when the run policy compresses
 	// history; token-based thresholds need it to implement

@@ -46,8 +46,8 @@ if err != nil {
 ```
 
 Imports: `github.com/quiver-go/quiver/runtime`, `…/model`, `…/model/portable`,
-`…/model/scripted` (or `…/model/openai`, `…/model/anthropic`), `…/planner`,
-`…/toolcall` and the generated packages named below.
+`…/model/scripted` (or `…/model/openai`, `…/model/anthropic`), `…/toolcall`
+and the generated packages named below.
 {{- if .Toolsets }}
 
 Each consumed toolset needs a `toolcall.Executor` that runs its tools; the
@@ -113,7 +113,6 @@ message(s):{{ else }}Register it on the runtime, then run it on the user's messa
 err = rt.RegisterRegistry({{ .ClientPackage }}.Name, {{ .ClientPackage }}Client)
 {{- end }}
 err = {{ .Package }}.Register{{ .GoName }}Agent(ctx, rt, {{ .Package }}.{{ .GoName }}AgentConfig{
-	Planner: planner.NewStandard(),
 {{- if $.Searches . }}
 	Search: model.SearchSettings{Mode: model.SearchPortable}, // zero on a native-search adapter
 {{- end }}
@@ -151,7 +150,8 @@ if out.Final != nil {
 ## Notes
 
 - `Definition()` returns the agent as declared (uses, deferred tools, run
-  policy) without a planner; `Register<Agent>Agent` adds the planner, prompt
+  policy) without a planner; `Register<Agent>Agent` adds the planner (the
+  standard, model-driven one when the config names none), prompt
   and model settings of its config, registers each consumed toolset with
   its generated `Specs()` and executor, then the agent.
 - A toolset shared by several agents is registered once: the first

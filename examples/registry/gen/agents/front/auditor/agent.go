@@ -69,8 +69,8 @@ func DeferredTools() []tools.Ident {
 
 // AuditorAgentConfig is what RegisterAuditorAgent adds to Definition.
 type AuditorAgentConfig struct {
-	// Planner decides each step of a run (required); planner.NewStandard()
-	// is the model-driven one.
+	// Planner decides each step of a run; nil means planner.NewStandard(),
+	// the model-driven one.
 	Planner planner.Planner
 	// HistoryModel summarizes older turns when the run policy compresses
 	// history; token-based thresholds need it to implement
