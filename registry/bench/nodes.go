@@ -5,8 +5,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/redis/go-redis/v9"
-
+	"github.com/quiver-go/quiver/internal/redisconn"
 	"github.com/quiver-go/quiver/registry/node"
 	"github.com/quiver-go/quiver/registry/server"
 	"github.com/quiver-go/quiver/registry/stores"
@@ -58,11 +57,10 @@ func (ns *nodes) stop() error {
 
 // deleteKeys deletes the run's keys from Redis.
 func deleteKeys(url, prefix string) error {
-	o, err := redis.ParseURL(url)
+	rdb, err := redisconn.NewClient(url)
 	if err != nil {
 		return err
 	}
-	rdb := redis.NewClient(o)
 	defer rdb.Close()
 	ctx := context.Background()
 	iter := rdb.Scan(ctx, 0, prefix+"*", 1000).Iterator()

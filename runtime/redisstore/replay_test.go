@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/quiver-go/quiver/internal/redisconn"
 	"github.com/quiver-go/quiver/internal/redistest"
 	"github.com/quiver-go/quiver/runtime"
 )
@@ -28,11 +29,11 @@ func TestReplayedScripts(t *testing.T) {
 	}
 	save := func(n string) string {
 		t.Helper()
-		reply, err := s.eval(ctx, "save", scriptSave, false, []string{s.sessionKey("s")}, "0", "1", rec, recordFormat, n)
+		reply, err := s.conn.Eval(ctx, "save", scriptSave, false, []string{s.sessionKey("s")}, "0", "1", rec, recordFormat, n)
 		if err != nil {
 			t.Fatal(err)
 		}
-		return str(reply[0])
+		return redisconn.Str(reply[0])
 	}
 	if got := save("n1"); got != "ok" {
 		t.Fatalf("first save: %s", got)
@@ -49,7 +50,7 @@ func TestReplayedScripts(t *testing.T) {
 	}
 	take := func(n string) []any {
 		t.Helper()
-		reply, err := s.eval(ctx, "take", scriptTake, false,
+		reply, err := s.conn.Eval(ctx, "take", scriptTake, false,
 			[]string{s.checkpointKey("r"), s.suspendedKey(), s.expiryKey(), s.takenKey("r")},
 			"r", recordFormat, n, takenKeep.Milliseconds())
 		if err != nil {
@@ -58,13 +59,13 @@ func TestReplayedScripts(t *testing.T) {
 		return reply
 	}
 	first := take("t1")
-	if str(first[0]) != "ok" {
+	if redisconn.Str(first[0]) != "ok" {
 		t.Fatalf("first take: %v", first)
 	}
-	if again := take("t1"); str(again[0]) != "ok" || str(again[1]) != str(first[1]) {
+	if again := take("t1"); redisconn.Str(again[0]) != "ok" || redisconn.Str(again[1]) != redisconn.Str(first[1]) {
 		t.Fatalf("the same take again: %v, want the checkpoint it took", again)
 	}
-	if other := take("t2"); str(other[0]) != "none" {
+	if other := take("t2"); redisconn.Str(other[0]) != "none" {
 		t.Fatalf("another take: %v, want none", other)
 	}
 }

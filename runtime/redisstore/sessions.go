@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/quiver-go/quiver/internal/redisconn"
 	"github.com/quiver-go/quiver/model"
 	"github.com/quiver-go/quiver/runtime"
 )
@@ -14,25 +15,25 @@ func (s *Store) sessionKey(id string) string { return s.prefix + "session:" + id
 
 // Load implements [runtime.SessionStore].
 func (s *Store) Load(ctx context.Context, sessionID string) (runtime.Session, error) {
-	if err := s.usable(ctx); err != nil {
+	if err := s.conn.Usable(ctx); err != nil {
 		return runtime.Session{}, err
 	}
 	what := fmt.Sprintf("session %q", sessionID)
-	got, err := s.c.HMGet(ctx, s.sessionKey(sessionID), "format", "version", "record").Result()
+	got, err := s.conn.C.HMGet(ctx, s.sessionKey(sessionID), "format", "version", "record").Result()
 	if err != nil {
-		return runtime.Session{}, s.failed(ctx, "load "+what, err)
+		return runtime.Session{}, s.conn.Failed(ctx, "load "+what, err)
 	}
 	if got[1] == nil && got[2] == nil {
 		return runtime.Session{}, nil
 	}
-	if f := str(got[0]); f != recordFormat {
+	if f := redisconn.Str(got[0]); f != recordFormat {
 		return runtime.Session{}, unknownFormat(what, f)
 	}
-	sess, err := runtime.UnmarshalSession([]byte(str(got[2])))
+	sess, err := runtime.UnmarshalSession([]byte(redisconn.Str(got[2])))
 	if err != nil {
 		return runtime.Session{}, fmt.Errorf("redisstore: load %s: %w", what, err)
 	}
-	if v := str(got[1]); v != strconv.FormatInt(sess.Version, 10) {
+	if v := redisconn.Str(got[1]); v != strconv.FormatInt(sess.Version, 10) {
 		return runtime.Session{}, fmt.Errorf("redisstore: load %s: the hash says version %q, its record version %d: the key was written by something else than this package; delete it (the session is lost) or restore it", what, v, sess.Version)
 	}
 	return sess, nil
@@ -47,29 +48,29 @@ func (s *Store) Save(ctx context.Context, sessionID string, msgs []model.Message
 		return 0, err
 	}
 	what := fmt.Sprintf("session %q", sessionID)
-	reply, err := s.eval(ctx, "save "+what, scriptSave, false, []string{s.sessionKey(sessionID)},
-		strconv.FormatInt(expected, 10), strconv.FormatInt(next, 10), b, recordFormat, nonce())
+	reply, err := s.conn.Eval(ctx, "save "+what, scriptSave, false, []string{s.sessionKey(sessionID)},
+		strconv.FormatInt(expected, 10), strconv.FormatInt(next, 10), b, recordFormat, redisconn.Nonce())
 	if err != nil {
 		return 0, err
 	}
-	switch str(reply[0]) {
+	switch redisconn.Str(reply[0]) {
 	case "ok":
 		return next, nil
 	case "conflict":
-		return 0, fmt.Errorf("%w: session %q is at version %s, the run loaded version %d", runtime.ErrSessionConflict, sessionID, str(reply[1]), expected)
+		return 0, fmt.Errorf("%w: session %q is at version %s, the run loaded version %d", runtime.ErrSessionConflict, sessionID, redisconn.Str(reply[1]), expected)
 	case "format":
-		return 0, unknownFormat(what, str(reply[1]))
+		return 0, unknownFormat(what, redisconn.Str(reply[1]))
 	}
 	return 0, fmt.Errorf("redisstore: save %s: unexpected reply %v", what, reply)
 }
 
 // Delete implements [runtime.SessionStore].
 func (s *Store) Delete(ctx context.Context, sessionID string) error {
-	if err := s.usable(ctx); err != nil {
+	if err := s.conn.Usable(ctx); err != nil {
 		return err
 	}
-	if err := s.c.Del(ctx, s.sessionKey(sessionID)).Err(); err != nil {
-		return s.failed(ctx, fmt.Sprintf("delete session %q", sessionID), err)
+	if err := s.conn.C.Del(ctx, s.sessionKey(sessionID)).Err(); err != nil {
+		return s.conn.Failed(ctx, fmt.Sprintf("delete session %q", sessionID), err)
 	}
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/quiver-go/quiver/internal/redisconn"
 	"github.com/quiver-go/quiver/runtime"
 )
 
@@ -30,7 +31,7 @@ func (s *Store) Put(ctx context.Context, c runtime.Checkpoint) error {
 			return fmt.Errorf("redisstore: put the checkpoint of run %q: its expiry: %w", c.RunID, err)
 		}
 	}
-	_, err = s.eval(ctx, fmt.Sprintf("put the checkpoint of run %q", c.RunID), scriptPut, false,
+	_, err = s.conn.Eval(ctx, fmt.Sprintf("put the checkpoint of run %q", c.RunID), scriptPut, false,
 		[]string{s.checkpointKey(c.RunID), s.suspendedKey(), s.expiryKey()},
 		c.RunID, b, recordFormat, c.SuspendedAt.UnixMilli(), expires)
 	return err
@@ -42,22 +43,22 @@ func (s *Store) Put(ctx context.Context, c runtime.Checkpoint) error {
 // and left in place.
 func (s *Store) Take(ctx context.Context, runID string, now time.Time) (runtime.Checkpoint, error) {
 	what := fmt.Sprintf("checkpoint of run %q", runID)
-	reply, err := s.eval(ctx, "take the "+what, scriptTake, false,
+	reply, err := s.conn.Eval(ctx, "take the "+what, scriptTake, false,
 		[]string{s.checkpointKey(runID), s.suspendedKey(), s.expiryKey(), s.takenKey(runID)},
-		runID, recordFormat, nonce(), takenKeep.Milliseconds())
+		runID, recordFormat, redisconn.Nonce(), takenKeep.Milliseconds())
 	if err != nil {
 		return runtime.Checkpoint{}, err
 	}
-	switch str(reply[0]) {
+	switch redisconn.Str(reply[0]) {
 	case "none":
 		return runtime.Checkpoint{}, runtime.NotSuspended(runID)
 	case "format":
-		return runtime.Checkpoint{}, unknownFormat(what, str(reply[1]))
+		return runtime.Checkpoint{}, unknownFormat(what, redisconn.Str(reply[1]))
 	case "ok":
 	default:
 		return runtime.Checkpoint{}, fmt.Errorf("redisstore: take the %s: unexpected reply %v", what, reply)
 	}
-	c, err := runtime.UnmarshalCheckpoint([]byte(str(reply[1])))
+	c, err := runtime.UnmarshalCheckpoint([]byte(redisconn.Str(reply[1])))
 	if err != nil {
 		return runtime.Checkpoint{}, fmt.Errorf("redisstore: take the %s (removed: it cannot be continued): %w", what, err)
 	}
@@ -71,13 +72,13 @@ func (s *Store) Take(ctx context.Context, runID string, now time.Time) (runtime.
 // every checkpoint at one instant; the filter and the order are applied
 // here.
 func (s *Store) List(ctx context.Context, f runtime.SuspendedFilter) ([]runtime.Checkpoint, error) {
-	reply, err := s.eval(ctx, "list the checkpoints", scriptList, true, []string{s.suspendedKey()}, s.prefix)
+	reply, err := s.conn.Eval(ctx, "list the checkpoints", scriptList, true, []string{s.suspendedKey()}, s.prefix)
 	if err != nil {
 		return nil, err
 	}
 	var out []runtime.Checkpoint
 	for i := 1; i+2 < len(reply); i += 3 {
-		id, format, rec := str(reply[i]), str(reply[i+1]), str(reply[i+2])
+		id, format, rec := redisconn.Str(reply[i]), redisconn.Str(reply[i+1]), redisconn.Str(reply[i+2])
 		what := fmt.Sprintf("checkpoint of run %q", id)
 		if format != recordFormat {
 			return nil, fmt.Errorf("redisstore: list the checkpoints: %w", unknownFormat(what, format))
@@ -105,7 +106,7 @@ func (s *Store) Expire(ctx context.Context, now time.Time) ([]runtime.Checkpoint
 	if err != nil {
 		return nil, fmt.Errorf("redisstore: expire checkpoints: now: %w", err)
 	}
-	reply, err := s.eval(ctx, "expire checkpoints", scriptExpire, false, []string{s.suspendedKey(), s.expiryKey()},
+	reply, err := s.conn.Eval(ctx, "expire checkpoints", scriptExpire, false, []string{s.suspendedKey(), s.expiryKey()},
 		s.prefix, at, recordFormat)
 	if err != nil {
 		return nil, err
@@ -113,7 +114,7 @@ func (s *Store) Expire(ctx context.Context, now time.Time) ([]runtime.Checkpoint
 	out := make([]runtime.Checkpoint, 0, len(reply)-1)
 	var bad error
 	for _, r := range reply[1:] {
-		c, err := runtime.UnmarshalCheckpoint([]byte(str(r)))
+		c, err := runtime.UnmarshalCheckpoint([]byte(redisconn.Str(r)))
 		if err != nil {
 			// Removed all the same: report the others, then this.
 			bad = fmt.Errorf("redisstore: expire checkpoints: a removed checkpoint does not decode: %w", err)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/quiver-go/quiver/internal/redisconn"
 	"github.com/quiver-go/quiver/registry/server"
 )
 
@@ -57,9 +58,9 @@ func WithClaimIdle(d time.Duration) Option { return func(b *Bus) { b.claimIdle =
 // its own connections: every provider stream held by the node keeps one
 // blocked reading its queue.
 func New(ctx context.Context, url string, opts ...Option) (*Bus, error) {
-	o, err := redis.ParseURL(url)
+	o, err := redisconn.ClientOptions(url)
 	if err != nil {
-		return nil, fmt.Errorf("redisbus: Redis URL: %w", err)
+		return nil, fmt.Errorf("redisbus: Redis URL %w", err)
 	}
 	o.PoolSize = max(o.PoolSize, 256)
 	b := &Bus{

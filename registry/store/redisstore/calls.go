@@ -5,12 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math/rand/v2"
-	"strconv"
 	"time"
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/quiver-go/quiver/internal/redisconn"
 	"github.com/quiver-go/quiver/registry/store"
 )
 
@@ -34,22 +33,22 @@ func (s *Store) AcceptCall(ctx context.Context, call store.Call, assignTo string
 		return store.Call{}, false, fmt.Errorf("redisstore: accept call %q: encode: %w", call.ID, err)
 	}
 	reply, err := s.eval(ctx, "accept call", scriptAccept, false,
-		call.ID, call.Toolset, call.Tool, call.Digest, call.Token, rec, accepted, assignTo, nonce(), call.Owner)
+		call.ID, call.Toolset, call.Tool, call.Digest, call.Token, rec, accepted, assignTo, redisconn.Nonce(), call.Owner)
 	if err != nil {
 		return store.Call{}, false, err
 	}
-	switch status := str(reply[0]); {
+	switch status := redisconn.Str(reply[0]); {
 	case status == "call_id_conflict" && len(reply) == 2:
 		return store.Call{}, false, fmt.Errorf("redisstore: accept call %q of owner %q: recorded for another owner: %w",
 			call.ID, call.Owner, store.ErrCallIDConflict)
 	case status == "call_id_conflict" && len(reply) == 4:
 		return store.Call{}, false, fmt.Errorf("redisstore: accept call %q (%s.%s, digest %s): recorded for %s.%s, digest %s: %w",
-			call.ID, call.Toolset, call.Tool, call.Digest, str(reply[1]), str(reply[2]), str(reply[3]), store.ErrCallIDConflict)
+			call.ID, call.Toolset, call.Tool, call.Digest, redisconn.Str(reply[1]), redisconn.Str(reply[2]), redisconn.Str(reply[3]), store.ErrCallIDConflict)
 	case status == "unknown_toolset":
 		return store.Call{}, false, fmt.Errorf("redisstore: accept call %q: toolset %q: %w", call.ID, call.Toolset, store.ErrUnknownToolset)
 	case status == "admission_conflict" && len(reply) == 2:
 		return store.Call{}, false, fmt.Errorf("redisstore: accept call %q: toolset %s is at revision %s, the call's token names another: %w",
-			call.ID, call.Toolset, str(reply[1]), store.ErrAdmissionConflict)
+			call.ID, call.Toolset, redisconn.Str(reply[1]), store.ErrAdmissionConflict)
 	case status != "ok" || len(reply) != 3:
 		return store.Call{}, false, badReply("accept call", reply)
 	}
@@ -63,7 +62,7 @@ func (s *Store) AcceptCall(ctx context.Context, call store.Call, assignTo string
 
 // PublishCall implements [store.Store] (lua/publish.lua).
 func (s *Store) PublishCall(ctx context.Context, callID, leaseID string) (store.Call, bool, error) {
-	c, reply, err := s.callScript(ctx, "publish call", scriptPublish, callID, leaseID, nonce())
+	c, reply, err := s.callScript(ctx, "publish call", scriptPublish, callID, leaseID, redisconn.Nonce())
 	switch {
 	case errors.Is(err, store.ErrLeaseGone):
 		return store.Call{}, false, fmt.Errorf("redisstore: publish call %q to lease %q: not a live active lease on the call's registration: %w",
@@ -114,13 +113,13 @@ func (s *Store) callScript(ctx context.Context, what string, sc *redis.Script, a
 	if err != nil {
 		return store.Call{}, nil, err
 	}
-	switch status := str(reply[0]); {
+	switch status := redisconn.Str(reply[0]); {
 	case status == "unknown_call":
 		return store.Call{}, nil, fmt.Errorf("redisstore: %s %q: %w", what, callID, store.ErrUnknownCall)
 	case status == "lease_gone":
 		return store.Call{}, nil, store.ErrLeaseGone
 	case status == "wrong_lease" && len(reply) == 3:
-		return store.Call{}, nil, fmt.Errorf("the call is %s to lease %q: %w", str(reply[1]), str(reply[2]), store.ErrWrongLease)
+		return store.Call{}, nil, fmt.Errorf("the call is %s to lease %q: %w", redisconn.Str(reply[1]), redisconn.Str(reply[2]), store.ErrWrongLease)
 	case status != "ok" || len(reply) < 2:
 		return store.Call{}, nil, badReply(what, reply)
 	}
@@ -129,14 +128,6 @@ func (s *Store) callScript(ctx context.Context, what string, sc *redis.Script, a
 		return store.Call{}, nil, fmt.Errorf("redisstore: %s %q: %w", what, callID, err)
 	}
 	return c, reply, nil
-}
-
-// nonce tells one AcceptCall or PublishCall from another: the script
-// knows by it that it runs again for the same caller (go-redis sends a
-// command again when the connection broke before the reply) and answers
-// as the first run did.
-func nonce() string {
-	return strconv.FormatUint(rand.Uint64(), 36)
 }
 
 // forgetBatch bounds how many calls one run of lua/forget.lua forgets per
@@ -166,7 +157,7 @@ func (s *Store) ForgetSettled(ctx context.Context, results, payloads time.Time) 
 		if err != nil {
 			return total, err
 		}
-		if str(reply[0]) != "ok" || len(reply) != 3 {
+		if redisconn.Str(reply[0]) != "ok" || len(reply) != 3 {
 			return total, badReply("forget settled", reply)
 		}
 		n, _ := reply[1].(int64)
@@ -191,7 +182,7 @@ func (s *Store) PurgeSettled(ctx context.Context, before time.Time) (int, error)
 	if err != nil {
 		return 0, err
 	}
-	if str(reply[0]) != "ok" || len(reply) != 2 {
+	if redisconn.Str(reply[0]) != "ok" || len(reply) != 2 {
 		return 0, badReply("purge settled", reply)
 	}
 	n, _ := reply[1].(int64)

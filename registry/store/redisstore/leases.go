@@ -11,6 +11,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/quiver-go/quiver/internal/redisconn"
 	"github.com/quiver-go/quiver/registry/store"
 )
 
@@ -32,13 +33,13 @@ func (s *Store) Register(ctx context.Context, in store.RegisterInput) (store.Reg
 	if err != nil {
 		return store.Registered{}, err
 	}
-	switch status := str(reply[0]); {
+	switch status := redisconn.Str(reply[0]); {
 	case status == "revision_conflict" && len(reply) == 2:
 		return store.Registered{}, fmt.Errorf("redisstore: register %s revision %q fingerprint %s: the active registration has fingerprint %s: %w",
-			r.Toolset, r.Revision, r.Fingerprint, str(reply[1]), store.ErrRevisionConflict)
+			r.Toolset, r.Revision, r.Fingerprint, redisconn.Str(reply[1]), store.ErrRevisionConflict)
 	case status == "replacement_pending" && len(reply) == 3:
 		return store.Registered{}, fmt.Errorf("redisstore: register %s revision %q: revision %q waits for revision %q to drain: %w",
-			r.Toolset, r.Revision, str(reply[1]), str(reply[2]), store.ErrReplacementPending)
+			r.Toolset, r.Revision, redisconn.Str(reply[1]), redisconn.Str(reply[2]), store.ErrReplacementPending)
 	case status != "ok" || len(reply) != 9:
 		return store.Registered{}, badReply("register", reply)
 	}
@@ -82,11 +83,11 @@ func (s *Store) updateLease(ctx context.Context, what string, sc *redis.Script, 
 	if err != nil {
 		return store.Lease{}, err
 	}
-	switch status := str(reply[0]); {
+	switch status := redisconn.Str(reply[0]); {
 	case status == "lease_gone":
 		return store.Lease{}, fmt.Errorf("redisstore: %s lease %q: %w", what, leaseID, store.ErrLeaseGone)
 	case status == "lease_expired" && len(reply) == 2:
-		expired, _ := parseTime(str(reply[1]))
+		expired, _ := parseTime(redisconn.Str(reply[1]))
 		return store.Lease{}, fmt.Errorf("redisstore: %s lease %q: expired at %s: %w",
 			what, leaseID, expired.Format(time.RFC3339Nano), store.ErrLeaseGone)
 	case status != "ok" || len(reply) != 2:
@@ -105,7 +106,7 @@ func (s *Store) RenewAll(ctx context.Context) ([]store.Lease, error) {
 	if err != nil {
 		return nil, err
 	}
-	if str(reply[0]) != "ok" || len(reply) != 2 {
+	if redisconn.Str(reply[0]) != "ok" || len(reply) != 2 {
 		return nil, badReply("renew all", reply)
 	}
 	leases, err := decodeLeases(reply[1])
@@ -138,7 +139,7 @@ func (s *Store) effects(ctx context.Context, what string, sc *redis.Script, args
 	if err != nil {
 		return store.Effects{}, err
 	}
-	switch status := str(reply[0]); {
+	switch status := redisconn.Str(reply[0]); {
 	case status == "unknown_toolset" && len(args) == 1:
 		return store.Effects{}, fmt.Errorf("redisstore: %s %q: %w", what, args[0], store.ErrUnknownToolset)
 	case status != "ok" || len(reply) != 7:

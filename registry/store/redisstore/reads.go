@@ -11,6 +11,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/quiver-go/quiver/internal/redisconn"
 	"github.com/quiver-go/quiver/registry/store"
 )
 
@@ -29,15 +30,15 @@ const (
 
 // read runs reads in one MULTI transaction: one consistent read.
 func (s *Store) read(ctx context.Context, what string, reads func(p redis.Pipeliner)) error {
-	if err := s.usable(ctx); err != nil {
+	if err := s.conn.Usable(ctx); err != nil {
 		return err
 	}
-	_, err := s.c.TxPipelined(ctx, func(p redis.Pipeliner) error {
+	_, err := s.conn.C.TxPipelined(ctx, func(p redis.Pipeliner) error {
 		reads(p)
 		return nil
 	})
 	if err != nil && !errors.Is(err, redis.Nil) {
-		return s.failed(ctx, what, err)
+		return s.conn.Failed(ctx, what, err)
 	}
 	return nil
 }
@@ -145,12 +146,12 @@ func (s *Store) Changes(ctx context.Context, after uint64) ([]store.Change, uint
 
 // GetCall implements [store.Store].
 func (s *Store) GetCall(ctx context.Context, callID string) (store.Call, error) {
-	if err := s.usable(ctx); err != nil {
+	if err := s.conn.Usable(ctx); err != nil {
 		return store.Call{}, err
 	}
-	fields, err := s.c.HGetAll(ctx, s.cfg.prefix+"call:"+callID).Result()
+	fields, err := s.conn.C.HGetAll(ctx, s.cfg.prefix+"call:"+callID).Result()
 	if err != nil {
-		return store.Call{}, s.failed(ctx, "get call", err)
+		return store.Call{}, s.conn.Failed(ctx, "get call", err)
 	}
 	if len(fields) == 0 {
 		return store.Call{}, fmt.Errorf("redisstore: call %q: %w", callID, store.ErrUnknownCall)
@@ -169,7 +170,7 @@ func (s *Store) Unsettled(ctx context.Context) ([]store.Call, error) {
 	if err != nil {
 		return nil, err
 	}
-	if str(reply[0]) != "ok" || len(reply) != 2 {
+	if redisconn.Str(reply[0]) != "ok" || len(reply) != 2 {
 		return nil, badReply("unsettled", reply)
 	}
 	calls, err := decodeCalls(reply[1])

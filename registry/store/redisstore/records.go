@@ -208,9 +208,3 @@ func decodeEffects(v []any) (store.Effects, error) {
 	fx.Revision = uint64(rev)
 	return fx, nil
 }
-
-// str reads a string element of a reply ("" when it is not one).
-func str(v any) string {
-	s, _ := v.(string)
-	return s
-}

@@ -236,7 +236,7 @@ func TestOpenRefuses(t *testing.T) {
 	if err := srv.Client(t).Set(ctx, prefix+"format", "9", 0).Err(); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := redisstore.Open(ctx, srv.URL(), redisstore.WithPrefix(prefix)); err == nil || !strings.Contains(err.Error(), "format") {
+	if _, err := redisstore.Open(ctx, srv.URL(), redisstore.WithPrefix(prefix)); err == nil || !strings.Contains(err.Error(), `holds key layout "9"`) {
 		t.Fatalf("Open(another format) = %v", err)
 	}
 }

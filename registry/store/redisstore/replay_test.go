@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/quiver-go/quiver/internal/redisconn"
 	"github.com/quiver-go/quiver/internal/redistest"
 	"github.com/quiver-go/quiver/registry/store"
 )
@@ -32,7 +33,7 @@ func TestReplayedScripts(t *testing.T) {
 	created := func(id, nonce string) int64 {
 		t.Helper()
 		reply, err := s.eval(ctx, "accept call", scriptAccept, false, id, "weather", "echo", "d", "tok", `{"id":"`+id+`"}`, "", "", nonce)
-		if err != nil || str(reply[0]) != "ok" {
+		if err != nil || redisconn.Str(reply[0]) != "ok" {
 			t.Fatalf("accept %s: %v, %v", id, reply, err)
 		}
 		return reply[1].(int64)
@@ -46,7 +47,7 @@ func TestReplayedScripts(t *testing.T) {
 	published := func(nonce string) int64 {
 		t.Helper()
 		reply, err := s.eval(ctx, "publish call", scriptPublish, false, "c1", reg.Lease.ID, nonce)
-		if err != nil || str(reply[0]) != "ok" {
+		if err != nil || redisconn.Str(reply[0]) != "ok" {
 			t.Fatalf("publish: %v, %v", reply, err)
 		}
 		return reply[2].(int64)
