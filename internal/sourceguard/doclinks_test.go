@@ -84,33 +84,11 @@ func declares(pkg *doc.Package, recv, name string) bool {
 // docLinks returns the links to declarations in d.
 func docLinks(d *comment.Doc) []*comment.DocLink {
 	var out []*comment.DocLink
-	var walk func(texts []comment.Text)
-	walk = func(texts []comment.Text) {
-		for _, x := range texts {
-			switch x := x.(type) {
-			case *comment.DocLink:
-				out = append(out, x)
-			case *comment.Link:
-				walk(x.Text)
-			}
+	walkText(d, func(x comment.Text) {
+		if l, ok := x.(*comment.DocLink); ok {
+			out = append(out, l)
 		}
-	}
-	for _, b := range d.Content {
-		switch b := b.(type) {
-		case *comment.Paragraph:
-			walk(b.Text)
-		case *comment.Heading:
-			walk(b.Text)
-		case *comment.List:
-			for _, it := range b.Items {
-				for _, c := range it.Content {
-					if p, ok := c.(*comment.Paragraph); ok {
-						walk(p.Text)
-					}
-				}
-			}
-		}
-	}
+	})
 	return out
 }
 
@@ -192,20 +170,30 @@ func docComments(pkg *doc.Package) map[string]string {
 // parser turns every [Name] it can resolve into a link.
 func unresolvedLinks(d *comment.Doc) []string {
 	var out []string
+	walkText(d, func(x comment.Text) {
+		var text string
+		switch x := x.(type) {
+		case comment.Plain:
+			text = string(x)
+		case comment.Italic:
+			text = string(x)
+		}
+		for _, m := range bracketed.FindAllStringSubmatch(text, -1) {
+			out = append(out, m[1])
+		}
+	})
+	return out
+}
+
+// walkText calls fn for every piece of text of d's paragraphs, headings
+// and list items, and of the links in them; code blocks have none.
+func walkText(d *comment.Doc, fn func(comment.Text)) {
 	var walk func(texts []comment.Text)
 	walk = func(texts []comment.Text) {
 		for _, x := range texts {
-			switch x := x.(type) {
-			case comment.Plain:
-				for _, m := range bracketed.FindAllStringSubmatch(string(x), -1) {
-					out = append(out, m[1])
-				}
-			case comment.Italic:
-				for _, m := range bracketed.FindAllStringSubmatch(string(x), -1) {
-					out = append(out, m[1])
-				}
-			case *comment.Link:
-				walk(x.Text)
+			fn(x)
+			if l, ok := x.(*comment.Link); ok {
+				walk(l.Text)
 			}
 		}
 	}
@@ -225,5 +213,4 @@ func unresolvedLinks(d *comment.Doc) []string {
 			}
 		}
 	}
-	return out
 }
