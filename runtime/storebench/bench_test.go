@@ -10,13 +10,11 @@ import (
 	"github.com/quiver-go/quiver/internal/redistest"
 	"github.com/quiver-go/quiver/model"
 	"github.com/quiver-go/quiver/model/scripted"
-	"github.com/quiver-go/quiver/planner"
 	"github.com/quiver-go/quiver/runtime"
 	"github.com/quiver-go/quiver/runtime/boltstore"
+	"github.com/quiver-go/quiver/runtime/internal/ordersdesk"
 	"github.com/quiver-go/quiver/runtime/redisstore"
 	"github.com/quiver-go/quiver/toolcall"
-	"github.com/quiver-go/quiver/tools"
-	"github.com/quiver-go/quiver/tools/contract"
 )
 
 // backends are the stores measured, each opened fresh for a benchmark.
@@ -44,32 +42,18 @@ var backends = []struct {
 	}},
 }
 
-// newRuntime returns a runtime on s whose model plays steps, running agent
-// "desk" over orders.cancelOrder (behind a confirmation).
+// newRuntime returns the orders desk (runtime/internal/ordersdesk) on s,
+// its model playing steps, its executor doing nothing.
 func newRuntime(b *testing.B, s runtime.Store, steps []scripted.Step) *runtime.Runtime {
 	b.Helper()
-	specs, err := contract.CompileToolset(contract.ToolsetDeclaration{Name: "orders", Tools: []contract.ToolDeclaration{{
-		Name: "cancelOrder", Title: "Cancel order", Description: "Cancel an order.",
-		InputSchema:  json.RawMessage(`{"type":"object","properties":{"order_id":{"type":"string"}},"required":["order_id"]}`),
-		Confirmation: &tools.ConfirmationSpec{PromptTemplate: "Cancel order {{ .order_id }}?"},
-	}}})
-	if err != nil {
-		b.Fatal(err)
-	}
-	rt, err := runtime.New(runtime.WithStore(s), runtime.WithModel(model.ModelClassDefault, scripted.New(steps...)))
+	exec := toolcall.ExecutorFunc(func(context.Context, *toolcall.Call) (*toolcall.Result, error) {
+		return &toolcall.Result{Result: json.RawMessage(`{"cancelled":true}`)}, nil
+	})
+	rt, err := ordersdesk.New(s, scripted.New(steps...), exec)
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { _ = rt.Close() })
-	exec := toolcall.ExecutorFunc(func(context.Context, *toolcall.Call) (*toolcall.Result, error) {
-		return &toolcall.Result{Result: json.RawMessage(`{"cancelled":true}`)}, nil
-	})
-	if err := rt.RegisterToolset(runtime.ToolsetRegistration{Name: "orders", Specs: specs, Executor: exec}); err != nil {
-		b.Fatal(err)
-	}
-	if err := rt.RegisterAgent(runtime.AgentRegistration{Name: "desk", Planner: planner.NewStandard(), Uses: []runtime.ToolsetUse{{Toolset: "orders"}}}); err != nil {
-		b.Fatal(err)
-	}
 	return rt
 }
 
@@ -88,7 +72,7 @@ func BenchmarkSuspendAndContinue(b *testing.B) {
 			b.ReportAllocs()
 			b.ResetTimer()
 			for i := range b.N {
-				out, err := rt.Run(ctx, "desk", runtime.RunInput{SessionID: fmt.Sprint("s", i), Messages: []model.Message{model.UserMessage("Cancel A-1.")}})
+				out, err := rt.Run(ctx, ordersdesk.Agent, runtime.RunInput{SessionID: fmt.Sprint("s", i), Messages: []model.Message{model.UserMessage("Cancel A-1.")}})
 				if err != nil || out.Status != runtime.StatusSuspended {
 					b.Fatalf("run: %+v %v", out, err)
 				}
@@ -118,7 +102,7 @@ func BenchmarkSessionRun(b *testing.B) {
 			b.ReportAllocs()
 			b.ResetTimer()
 			for i := range b.N {
-				out, err := rt.Run(ctx, "desk", runtime.RunInput{SessionID: fmt.Sprint("s", i), Messages: []model.Message{model.UserMessage("Hi.")}})
+				out, err := rt.Run(ctx, ordersdesk.Agent, runtime.RunInput{SessionID: fmt.Sprint("s", i), Messages: []model.Message{model.UserMessage("Hi.")}})
 				if err != nil || out.Status != runtime.StatusCompleted {
 					b.Fatalf("run: %+v %v", out, err)
 				}

@@ -13,6 +13,7 @@ import (
 	"github.com/quiver-go/quiver/model"
 	"github.com/quiver-go/quiver/runtime"
 	"github.com/quiver-go/quiver/runtime/boltstore"
+	"github.com/quiver-go/quiver/runtime/internal/ordersdesk"
 )
 
 // exitNotSuspended is the exit status of a continue of a run that is not
@@ -45,7 +46,7 @@ func run(ctx context.Context, w io.Writer, mode, data, logPath, runID string) er
 		return err
 	}
 	defer store.Close()
-	rt, err := newRuntime(store, logPath)
+	rt, err := ordersdesk.New(store, ordersdesk.Script(), ordersdesk.LoggingExecutor(logPath))
 	if err != nil {
 		return err
 	}
@@ -62,7 +63,7 @@ func run(ctx context.Context, w io.Writer, mode, data, logPath, runID string) er
 // start runs the agent until it suspends, prints the run id, then blocks
 // until the process is killed: nothing of the run is left to finish here.
 func start(ctx context.Context, w io.Writer, rt *runtime.Runtime) error {
-	out, err := rt.Run(ctx, agentName, runtime.RunInput{Messages: []model.Message{model.UserMessage("Cancel A-1.")}})
+	out, err := rt.Run(ctx, ordersdesk.Agent, runtime.RunInput{Messages: []model.Message{model.UserMessage("Cancel A-1.")}})
 	if err != nil {
 		return err
 	}

@@ -3,20 +3,15 @@ package main
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"os"
 
 	"github.com/quiver-go/quiver/model"
-	"github.com/quiver-go/quiver/model/scripted"
-	"github.com/quiver-go/quiver/planner"
 	"github.com/quiver-go/quiver/runtime"
+	"github.com/quiver-go/quiver/runtime/internal/ordersdesk"
 	"github.com/quiver-go/quiver/runtime/redisstore"
-	"github.com/quiver-go/quiver/toolcall"
-	"github.com/quiver-go/quiver/tools"
-	"github.com/quiver-go/quiver/tools/contract"
 )
 
 func main() {
@@ -24,13 +19,6 @@ func main() {
 		fmt.Fprintln(os.Stderr, "raceprog:", err)
 		os.Exit(1)
 	}
-}
-
-// script is the model's whole script: the start process plays the Call,
-// the continuing process the Reply (each process has its own model).
-var script = []scripted.Step{
-	scripted.Call("cancelOrder", `{"order_id":"A-1"}`),
-	scripted.Reply("Order A-1 is cancelled."),
 }
 
 func run() error {
@@ -51,12 +39,12 @@ func run() error {
 
 	switch args := flag.Args(); {
 	case len(args) == 1 && args[0] == "start":
-		rt, err := newRuntime(store, script, *logPath)
+		rt, err := ordersdesk.New(store, ordersdesk.Script(), ordersdesk.LoggingExecutor(*logPath))
 		if err != nil {
 			return err
 		}
 		defer rt.Close()
-		out, err := rt.Run(ctx, "desk", runtime.RunInput{Messages: []model.Message{model.UserMessage("Cancel A-1.")}})
+		out, err := rt.Run(ctx, ordersdesk.Agent, runtime.RunInput{Messages: []model.Message{model.UserMessage("Cancel A-1.")}})
 		if err != nil {
 			return err
 		}
@@ -66,7 +54,7 @@ func run() error {
 		fmt.Println(out.RunID)
 		return nil
 	case len(args) == 2 && args[0] == "continue":
-		rt, err := newRuntime(store, script[1:], *logPath)
+		rt, err := ordersdesk.New(store, ordersdesk.Script(), ordersdesk.LoggingExecutor(*logPath))
 		if err != nil {
 			return err
 		}
@@ -79,7 +67,7 @@ func run() error {
 // continueRun lists the suspended runs and continues runID with its first
 // pending item's approval.
 func continueRun(ctx context.Context, rt *runtime.Runtime, runID string, barrier bool) error {
-	suspended, err := rt.ListSuspended(ctx, runtime.SuspendedFilter{Agent: "desk"})
+	suspended, err := rt.ListSuspended(ctx, runtime.SuspendedFilter{Agent: ordersdesk.Agent})
 	if err != nil {
 		return err
 	}
@@ -116,66 +104,4 @@ func continueRun(ctx context.Context, rt *runtime.Runtime, runID string, barrier
 	}
 	fmt.Println("completed:", out.Final.Text)
 	return nil
-}
-
-// newRuntime is the runtime of either mode: the agent desk on the orders
-// toolset, whose cancelOrder needs a confirmation and whose executor
-// appends "cancelled <order>" to logPath.
-func newRuntime(store *redisstore.Store, steps []scripted.Step, logPath string) (*runtime.Runtime, error) {
-	rt, err := runtime.New(runtime.WithStore(store), runtime.WithModel(model.ModelClassDefault, scripted.New(steps...)))
-	if err != nil {
-		return nil, err
-	}
-	specs, err := contract.CompileToolset(contract.ToolsetDeclaration{
-		Name: "orders",
-		Tools: []contract.ToolDeclaration{{
-			Name:         "cancelOrder",
-			Title:        "Cancel order",
-			Description:  "Cancel an open order.",
-			InputSchema:  json.RawMessage(`{"type":"object","properties":{"order_id":{"type":"string"}},"required":["order_id"]}`),
-			Confirmation: &tools.ConfirmationSpec{PromptTemplate: "Cancel order {{ .order_id }}?"},
-		}},
-	})
-	if err != nil {
-		return nil, err
-	}
-	executor := toolcall.ExecutorFunc(func(_ context.Context, call *toolcall.Call) (*toolcall.Result, error) {
-		var p struct {
-			OrderID string `json:"order_id"`
-		}
-		if err := call.Decode(&p); err != nil {
-			return nil, err
-		}
-		if err := appendLine(logPath, "cancelled "+p.OrderID); err != nil {
-			return nil, err
-		}
-		return &toolcall.Result{Result: json.RawMessage(`{"cancelled":true}`)}, nil
-	})
-	if err := rt.RegisterToolset(runtime.ToolsetRegistration{Name: "orders", Specs: specs, Executor: executor}); err != nil {
-		return nil, err
-	}
-	if err := rt.RegisterAgent(runtime.AgentRegistration{
-		Name: "desk", Planner: planner.NewStandard(),
-		Uses: []runtime.ToolsetUse{{Toolset: "orders"}},
-	}); err != nil {
-		return nil, err
-	}
-	return rt, nil
-}
-
-// appendLine appends line to the file at path, synced before it returns.
-func appendLine(path, line string) error {
-	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
-	if err != nil {
-		return err
-	}
-	if _, err := fmt.Fprintln(f, line); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
 }

@@ -1,4 +1,4 @@
-package main
+package ordersdesk
 
 import (
 	"context"
@@ -8,24 +8,25 @@ import (
 
 	"github.com/quiver-go/quiver/model"
 	"github.com/quiver-go/quiver/model/scripted"
-	"github.com/quiver-go/quiver/planner"
 	"github.com/quiver-go/quiver/runtime"
 	"github.com/quiver-go/quiver/toolcall"
 	"github.com/quiver-go/quiver/tools"
 	"github.com/quiver-go/quiver/tools/contract"
 )
 
-// agentName is the agent the program runs.
-const agentName = "desk"
+// Agent is the agent's name.
+const Agent = "desk"
 
-// finalAnswer is the scripted model's answer once the call ran.
-const finalAnswer = "Order A-1 is cancelled."
+// Answer is what Script answers once the call ran.
+const Answer = "Order A-1 is cancelled."
 
-// newRuntime returns a runtime on store with the orders toolset, whose
-// cancelOrder needs a confirmation and appends a line to logPath when it
-// runs.
-func newRuntime(store runtime.Store, logPath string) (*runtime.Runtime, error) {
-	rt, err := runtime.New(runtime.WithStore(store), runtime.WithModel(model.ModelClassDefault, script()))
+// Prompt is the confirmation prompt of cancelling order A-1.
+const Prompt = "Cancel order A-1?"
+
+// New returns a runtime on store whose model is client, running the agent
+// over orders.cancelOrder, which exec runs once approved.
+func New(store runtime.Store, client model.Client, exec toolcall.Executor) (*runtime.Runtime, error) {
+	rt, err := runtime.New(runtime.WithStore(store), runtime.WithModel(model.ModelClassDefault, client))
 	if err != nil {
 		return nil, err
 	}
@@ -42,28 +43,24 @@ func newRuntime(store runtime.Store, logPath string) (*runtime.Runtime, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := rt.RegisterToolset(runtime.ToolsetRegistration{Name: "orders", Specs: specs, Executor: executor(logPath)}); err != nil {
+	if err := rt.RegisterToolset(runtime.ToolsetRegistration{Name: "orders", Specs: specs, Executor: exec}); err != nil {
 		return nil, err
 	}
-	err = rt.RegisterAgent(runtime.AgentRegistration{
-		Name: agentName, Planner: planner.NewStandard(),
-		Uses: []runtime.ToolsetUse{{Toolset: "orders"}},
-	})
-	if err != nil {
+	if err := rt.RegisterAgent(runtime.AgentRegistration{Name: Agent, Uses: []runtime.ToolsetUse{{Toolset: "orders"}}}); err != nil {
 		return nil, err
 	}
 	return rt, nil
 }
 
-// script is the model: the call, then the answer. A scripted client
-// remembers nothing across processes, so each request plays the step its
-// transcript has reached (one per assistant message so far) — the process
-// continuing the run gets the answer only if the checkpoint restored the
-// transcript.
-func script() *scripted.Client {
+// Script is the model of one run: the call, then the answer. A scripted
+// client remembers nothing across processes, so each request plays the
+// step its transcript has reached (one per assistant message so far): a
+// process continuing the run gets the answer only if the checkpoint
+// restored the transcript.
+func Script() *scripted.Client {
 	steps := []scripted.Step{
 		scripted.Call("cancelOrder", `{"order_id":"A-1"}`),
-		scripted.Reply(finalAnswer),
+		scripted.Reply(Answer),
 	}
 	turn := scripted.Choose(func(req *model.Request) scripted.Step {
 		n := 0
@@ -80,9 +77,10 @@ func script() *scripted.Client {
 	return scripted.New(turn, turn)
 }
 
-// executor cancels the order: it appends one line to logPath, synced, so
-// the test counts how many times the call ran.
-func executor(logPath string) toolcall.Executor {
+// LoggingExecutor cancels the order and appends one line to logPath,
+// synced before it answers, so a test counts how many times the call ran
+// in any process.
+func LoggingExecutor(logPath string) toolcall.Executor {
 	return toolcall.ExecutorFunc(func(_ context.Context, call *toolcall.Call) (*toolcall.Result, error) {
 		var p struct {
 			OrderID string `json:"order_id"`
