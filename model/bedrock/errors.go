@@ -71,7 +71,9 @@ func wrapSDKError(err error) error {
 	var apiErr smithy.APIError
 	var respErr *awshttp.ResponseError
 	hasAPI := errors.As(err, &apiErr)
-	hasResp := errors.As(err, &respErr)
+	// A request that was never answered (connection refused, timeout) is
+	// a ResponseError too, with status 0: not an answer of Bedrock.
+	hasResp := errors.As(err, &respErr) && respErr.HTTPStatusCode() != 0
 	if !hasAPI && !hasResp {
 		return fmt.Errorf("bedrock: converse: %w", err)
 	}

@@ -36,6 +36,8 @@ type recorded struct {
 	Method, Path string
 	Header       http.Header
 	Body         map[string]any
+	// Raw is the body as sent.
+	Raw string
 }
 
 // fake is a local server speaking Converse's wire protocol: POST
@@ -64,7 +66,7 @@ func (f *fake) serve(w http.ResponseWriter, r *http.Request) {
 		f.t.Errorf("request body is not JSON: %v\n%s", err, raw)
 	}
 	f.mu.Lock()
-	f.requests = append(f.requests, recorded{Method: r.Method, Path: r.URL.Path, Header: r.Header.Clone(), Body: body})
+	f.requests = append(f.requests, recorded{Method: r.Method, Path: r.URL.Path, Header: r.Header.Clone(), Body: body, Raw: string(raw)})
 	var a answer
 	if len(f.answers) == 0 {
 		a = fails(http.StatusInternalServerError, "InternalServerException", "the fake has no answer left")
