@@ -21,7 +21,11 @@
 //     the only models that accept the field);
 //   - tools inline as toolConfig.tools[].toolSpec (name, description,
 //     inputSchema.json); tool choice as toolConfig.toolChoice (auto, any,
-//     tool). ToolChoiceNone sends no tools at all: Converse has no "none";
+//     tool). ToolChoiceNone sends no tools at all: Converse has no "none".
+//     A request without tools (ToolChoiceNone, or none defined, as in the
+//     standard planner's final answer) sends the transcript's tool calls
+//     and results as text blocks, since Converse refuses toolUse and
+//     toolResult blocks without toolConfig;
 //   - Request.MaxTokens as inferenceConfig.maxTokens, and the client's
 //     WithTemperature as inferenceConfig.temperature (model.Request has no
 //     temperature of its own);

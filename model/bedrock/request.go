@@ -24,28 +24,30 @@ import (
 //	 "inferenceConfig":{"maxTokens":N, "temperature":T}}
 //
 // ToolChoiceNone sends no toolConfig: Converse has no "none" choice, and
-// a model offered no tools calls none. The tool definitions of such a
-// request still matter to a transcript that holds tool calls, which
-// Converse accepts without toolConfig for the models we target.
+// a model offered no tools calls none. Converse refuses toolUse and
+// toolResult blocks in a request without toolConfig ("The toolConfig field
+// must be defined when using toolUse and toolResult content blocks"), so
+// when no toolConfig is sent — ToolChoiceNone, or no tools, as in the
+// standard planner's final answer — the transcript's tool calls and
+// results are sent as text blocks instead (toolText).
 func buildInput(req *model.Request, modelID string, temperature *float32) (*bedrockruntime.ConverseInput, error) {
 	if req.MaxTokens < 0 || req.MaxTokens > math.MaxInt32 {
 		return nil, fmt.Errorf("bedrock: MaxTokens is %d: use 0 for the model's default or a positive cap", req.MaxTokens)
 	}
-	claude := isClaude(modelID)
-	msgs, err := toMessages(req.Messages, claude)
+	var tc *types.ToolConfiguration
+	if req.ToolChoice.Mode != model.ToolChoiceNone {
+		var err error
+		if tc, err = toToolConfig(req.Tools, req.ToolChoice); err != nil {
+			return nil, err
+		}
+	}
+	msgs, err := toMessages(req.Messages, isClaude(modelID), tc == nil)
 	if err != nil {
 		return nil, err
 	}
-	in := &bedrockruntime.ConverseInput{ModelId: aws.String(modelID), Messages: msgs}
+	in := &bedrockruntime.ConverseInput{ModelId: aws.String(modelID), Messages: msgs, ToolConfig: tc}
 	if req.System != "" {
 		in.System = []types.SystemContentBlock{&types.SystemContentBlockMemberText{Value: req.System}}
-	}
-	if req.ToolChoice.Mode != model.ToolChoiceNone {
-		tc, err := toToolConfig(req.Tools, req.ToolChoice)
-		if err != nil {
-			return nil, err
-		}
-		in.ToolConfig = tc
 	}
 	if req.MaxTokens > 0 || temperature != nil {
 		in.InferenceConfig = &types.InferenceConfiguration{Temperature: temperature}
@@ -78,7 +80,8 @@ func isClaude(id string) bool { return strings.Contains(id, "anthropic.claude") 
 // error (use Request.System). The result's JSON is sent as text, the
 // content every Converse model accepts; status "error" only for Claude ids
 // (the API reference: "only supported by Anthropic Claude 3 models").
-func toMessages(msgs []model.Message, claude bool) ([]types.Message, error) {
+// With asText, tool calls and results become text blocks (toolText).
+func toMessages(msgs []model.Message, claude, asText bool) ([]types.Message, error) {
 	out := make([]types.Message, 0, len(msgs))
 	add := func(role types.ConversationRole, blocks []types.ContentBlock) {
 		if n := len(out); n > 0 && out[n-1].Role == role {
@@ -96,13 +99,13 @@ func toMessages(msgs []model.Message, claude bool) ([]types.Message, error) {
 			}
 			add(types.ConversationRoleUser, blocks)
 		case model.RoleAssistant:
-			blocks, err := assistantBlocks(i, m)
+			blocks, err := assistantBlocks(i, m, asText)
 			if err != nil {
 				return nil, err
 			}
 			add(types.ConversationRoleAssistant, blocks)
 		case model.RoleTool:
-			blocks, err := resultBlocks(i, m, claude)
+			blocks, err := resultBlocks(i, m, claude, asText)
 			if err != nil {
 				return nil, err
 			}
@@ -134,7 +137,7 @@ func textBlocks(i int, m model.Message) ([]types.ContentBlock, error) {
 }
 
 // assistantBlocks maps an assistant message: its text and its tool calls.
-func assistantBlocks(i int, m model.Message) ([]types.ContentBlock, error) {
+func assistantBlocks(i int, m model.Message, asText bool) ([]types.ContentBlock, error) {
 	var out []types.ContentBlock
 	for _, p := range m.Parts {
 		switch {
@@ -150,6 +153,10 @@ func assistantBlocks(i int, m model.Message) ([]types.ContentBlock, error) {
 			payload := tc.Payload
 			if len(payload) == 0 {
 				payload = []byte("{}")
+			}
+			if asText {
+				out = append(out, &types.ContentBlockMemberText{Value: toolText("called tool %s (call %s) with", tc.Name, tc.ID, payload)})
+				continue
 			}
 			input, err := toDocument(payload)
 			if err != nil {
@@ -169,7 +176,7 @@ func assistantBlocks(i int, m model.Message) ([]types.ContentBlock, error) {
 }
 
 // resultBlocks maps a tool message onto toolResult blocks.
-func resultBlocks(i int, m model.Message, claude bool) ([]types.ContentBlock, error) {
+func resultBlocks(i int, m model.Message, claude, asText bool) ([]types.ContentBlock, error) {
 	out := make([]types.ContentBlock, 0, len(m.Parts))
 	for _, p := range m.Parts {
 		if p.Kind != model.PartToolResult || p.ToolResult == nil {
@@ -182,6 +189,14 @@ func resultBlocks(i int, m model.Message, claude bool) ([]types.ContentBlock, er
 		text := string(r.Content)
 		if text == "" {
 			text = "null"
+		}
+		if asText {
+			verb := "result of tool %s (call %s):"
+			if r.IsError {
+				verb = "failed result of tool %s (call %s):"
+			}
+			out = append(out, &types.ContentBlockMemberText{Value: toolText(verb, r.Name, r.CallID, []byte(text))})
+			continue
 		}
 		b := types.ToolResultBlock{
 			ToolUseId: aws.String(r.CallID),
@@ -199,6 +214,12 @@ func resultBlocks(i int, m model.Message, claude bool) ([]types.ContentBlock, er
 		return nil, fmt.Errorf("bedrock: message %d (tool) holds no tool result", i)
 	}
 	return out, nil
+}
+
+// toolText renders a tool call or result as text for a request without
+// toolConfig: "[called tool runQuery (call tu_1) with {...}]".
+func toolText(format, name, id string, content []byte) string {
+	return "[" + fmt.Sprintf(format, name, id) + " " + string(content) + "]"
 }
 
 // toToolConfig maps the definitions and the tool choice.

@@ -146,3 +146,31 @@ func TestRequestErrors(t *testing.T) {
 		t.Fatalf("%d HTTP requests, want none", n)
 	}
 }
+
+// TestNoToolsSendsToolBlocksAsText: Converse refuses toolUse and
+// toolResult blocks without toolConfig, so a request offering no tools
+// (the standard planner's final answer: ToolChoiceNone, no tools) sends
+// the transcript's calls and results as text.
+func TestNoToolsSendsToolBlocksAsText(t *testing.T) {
+	f := newFake(t, ok(reply("There are 3 orders.")))
+	msgs := []model.Message{
+		model.UserMessage("Count the orders"),
+		{Role: model.RoleAssistant, Parts: []model.Part{{Kind: model.PartToolCall, ToolCall: &model.ToolCall{ID: "tu_1", Name: "runQuery", Payload: json.RawMessage(`{"sql":"SELECT 3"}`)}}}},
+		{Role: model.RoleTool, Parts: []model.Part{{Kind: model.PartToolResult, ToolResult: &model.ToolResult{CallID: "tu_1", Name: "runQuery", Content: json.RawMessage(`{"count":3}`)}}}},
+	}
+	req := &model.Request{Messages: msgs, ToolChoice: model.ToolChoice{Mode: model.ToolChoiceNone}}
+	if _, err := f.client().Complete(ctx(t), req); err != nil {
+		t.Fatal(err)
+	}
+	r := f.Requests()[0]
+	if strings.Contains(r.Raw, "toolConfig") || strings.Contains(r.Raw, "toolUse") || strings.Contains(r.Raw, "toolResult") {
+		t.Fatalf("a request without tools carries tool blocks: %s", r.Raw)
+	}
+	wire := at(t, r.Body, "messages")
+	if got := at(t, wire, 1, "content", 0, "text"); got != `[called tool runQuery (call tu_1) with {"sql":"SELECT 3"}]` {
+		t.Errorf("assistant text = %v", got)
+	}
+	if got := at(t, wire, 2, "content", 0, "text"); got != `[result of tool runQuery (call tu_1): {"count":3}]` {
+		t.Errorf("result text = %v", got)
+	}
+}
