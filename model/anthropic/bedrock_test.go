@@ -23,6 +23,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 
+	"github.com/quiver-go/quiver/discovery"
 	"github.com/quiver-go/quiver/internal/providerfake"
 	"github.com/quiver-go/quiver/model"
 	"github.com/quiver-go/quiver/model/anthropic"
@@ -330,7 +331,7 @@ func TestBedrockHostedSearchSendsTheDirectBodyToInvokeModel(t *testing.T) {
 		if got := direct.Request(i).Header.Get("anthropic-beta"); got != bedrockTSTBeta {
 			t.Fatalf("direct anthropic-beta = %q", got)
 		}
-		assertBedrockBody(t, "turn "+string(rune('1'+i)), direct.Request(i).Body, r.Body, `["`+bedrockTSTBeta+`"]`)
+		assertBedrockBody(t, "turn "+strconv.Itoa(i+1), direct.Request(i).Body, r.Body, `["`+bedrockTSTBeta+`"]`)
 	}
 
 	// The first turn in full: tools deferred behind the hosted BM25
@@ -532,4 +533,32 @@ func TestBedrockSDKMiddlewareSeesTheDirectRequest(t *testing.T) {
 	if r.Header.Get("X-Quiver-Trace") != "t1" || !strings.Contains(r.Header.Get("Authorization"), "x-quiver-trace") {
 		t.Fatalf("the middleware's header was not sent signed: %q", r.Header.Get("Authorization"))
 	}
+}
+
+func TestBedrockClientSideSearch(t *testing.T) {
+	answers := func() (string, string) {
+		return message("msg_11", "tool_use", 30, `{"type":"text","text":"Searching."}`, searchCall("toolu_s1", "export records csv")), message("msg_12", "tool_use", 40, exportUse)
+	}
+	a1, a2 := answers()
+	direct := newProvider(t, ok(a1), ok(a2))
+	br := newBedrock(t, bedrockOK(a1), bedrockOK(a2))
+	opts := []anthropic.Option{anthropic.WithSearch(anthropic.SearchClient), anthropic.WithDiscovery(discovery.Settings{Limit: 1})}
+	if _, err := direct.client(append(opts, anthropic.WithModel(profileModel), anthropic.WithBetas(bedrockTSTBeta))...).Complete(context.Background(), request("Export the orders table as CSV.")); err != nil {
+		t.Fatal(err)
+	}
+	resp, err := br.client(append(opts, anthropic.WithBetas(bedrockTSTBeta))...).Complete(context.Background(), request("Export the orders table as CSV."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(resp.ToolCalls) != 1 || resp.ToolCalls[0].Name != "records_export" || br.count() != 2 {
+		t.Fatalf("tool calls = %+v after %d requests", resp.ToolCalls, br.count())
+	}
+	for i := range 2 {
+		assertBedrockWire(t, br.request(i), "/model/us.anthropic.claude-sonnet-4-5-20250929-v1:0/invoke")
+		assertBedrockBody(t, "round "+strconv.Itoa(i+1), direct.Request(i).Body, br.request(i).Body, `["`+bedrockTSTBeta+`"]`)
+	}
+	providerfake.AssertJSON(t, "the search answered with a tool_reference", field(t, br.request(1).Body, "messages"), `[
+	  {"role":"user","content":[{"type":"text","text":"Export the orders table as CSV."}]},
+	  {"role":"assistant","content":[{"type":"text","text":"Searching."},`+searchCall("toolu_s1", "export records csv")+`]},
+	  {"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_s1","content":[{"type":"tool_reference","tool_name":"records_export"}]}]}]`)
 }
