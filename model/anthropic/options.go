@@ -126,7 +126,9 @@ func WithMaxRetries(n int) Option {
 func WithRequestTimeout(d time.Duration) Option { return func(s *settings) { s.timeout = d } }
 
 // WithBetas sends the anthropic-beta header with the given beta names on
-// every request. None is needed for tool search, defer_loading,
+// every request (with WithBedrock, the body's "anthropic_beta" array,
+// where Bedrock takes them; the hosted tool search there is gated behind
+// "tool-search-tool-2025-10-19"). None is needed for tool search, defer_loading,
 // tool_reference or input_examples: in SDK v2.15.0 they are fields of the
 // GA Messages API (message.go: ToolParam.DeferLoading, ToolParam.InputExamples,
 // ToolSearchToolBm25_20251119Param, ToolSearchToolRegex20251119Param) and
