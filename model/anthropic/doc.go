@@ -1,6 +1,6 @@
 // Package anthropic is the model.Client of the Anthropic Messages API
-// (POST /v1/messages), built on the official SDK
-// github.com/anthropics/anthropic-sdk-go/v2 (v2.15.0).
+// (POST /v1/messages), direct or on Amazon Bedrock (WithBedrock), built on
+// the official SDK github.com/anthropics/anthropic-sdk-go/v2 (v2.15.0).
 //
 // # Requests
 //
@@ -87,6 +87,48 @@
 // before anything is sent. The runtime asks it when an agent that defers
 // tools is registered or starts a run.
 //
+// # Amazon Bedrock
+//
+// WithBedrock(cfg) (or WithBedrockDefaultConfig(ctx), which loads cfg from
+// the AWS default chain: region and credentials never belong in code)
+// sends the same requests to Claude on Amazon Bedrock through InvokeModel
+// (POST /model/{modelId}/invoke), using the SDK's bedrock middleware for
+// SigV4 signing. Everything above applies unchanged — the same
+// preparation, hosted and client-side tool search, defer_loading,
+// input_examples, cache checkpoints; the body is the direct one except:
+//
+//   - no "model": the model id is the path segment, escaped by the SDK.
+//     It is a Bedrock id: a foundation model id
+//     ("anthropic.claude-sonnet-4-5-20250929-v1:0"), a cross-region
+//     inference profile id ("us.anthropic.claude-sonnet-4-5-20250929-v1:0",
+//     "global.…") or an ARN (its "/" sent as %2F);
+//   - "anthropic_version": "bedrock-2023-05-31" (BedrockAnthropicVersion),
+//     which Bedrock requires. The SDK's middleware would copy the SDK's
+//     first-party version instead; WithBedrock sets Bedrock's;
+//   - "anthropic_beta": the names given to WithBetas, which Bedrock takes in
+//     the body, not as the anthropic-beta header. Bedrock gates the hosted
+//     tool search behind "tool-search-tool-2025-10-19" (Anthropic docs,
+//     "Tool search tool"): give WithBetas("tool-search-tool-2025-10-19")
+//     where the model or account still requires it.
+//
+// Search on Bedrock: the hosted BM25 and regex tool search (SearchBM25,
+// SearchRegex) with defer_loading work through InvokeModel, as above;
+// the client-side search (SearchClient) works too, being ordinary tools
+// and tool_reference blocks. Bedrock's Converse API does not implement the
+// hosted tool search: this adapter never uses Converse.
+//
+// Bedrock's errors become *APIError too, with the exception name of
+// X-Amzn-ErrorType as Type ("ThrottlingException"), the body's message and
+// X-Amzn-RequestId. APIError.Temporary reports the transient ones —
+// ThrottlingException (429), ServiceUnavailableException (503),
+// ModelNotReadyException, ModelTimeoutException, InternalServerException
+// and any 408, 409, 429 or 5xx — which the SDK also retries itself, signed
+// anew, up to WithMaxRetries times. WithBaseURL replaces the regional
+// endpoint (a VPC endpoint, a test server), else aws.Config.BaseEndpoint
+// does; WithAPIKey is refused with it. Streaming from Bedrock
+// (invoke-with-response-stream) is not used: Stream delivers the
+// completed response, as on the direct API.
+//
 // # Options
 //
 // The options shared with the other adapters have the same names there:
@@ -108,7 +150,8 @@
 // A zero field now means the default, so a min relative score of 0 (no
 // weak-hit cut) is written discovery.NoScoreCut.
 //
-// Provider errors are *APIError values wrapping the SDK's *anthropic.Error.
+// Provider errors are *APIError values wrapping the SDK's *anthropic.Error;
+// APIError.Temporary says whether retrying later may succeed.
 // A turn the provider pauses (stop_reason pause_turn) fails with
 // ErrPauseTurn: continuing paused turns is not implemented.
 package anthropic

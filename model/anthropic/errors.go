@@ -1,8 +1,11 @@
 package anthropic
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
+	"strings"
 
 	sdk "github.com/anthropics/anthropic-sdk-go/v2"
 )
@@ -26,11 +29,14 @@ var ErrDefinitionChanged = errors.New("anthropic: tool definition changed")
 type APIError struct {
 	// StatusCode is the HTTP status.
 	StatusCode int
-	// Type is error.type of the body ("invalid_request_error", …).
+	// Type is error.type of the body ("invalid_request_error", …); on
+	// Bedrock, whose error bodies have no type, the exception name of the
+	// X-Amzn-ErrorType header ("ThrottlingException", …).
 	Type string
-	// Message is error.message of the body.
+	// Message is error.message of the body; on Bedrock, the body's
+	// top-level "message".
 	Message string
-	// RequestID is the request-id header.
+	// RequestID is the request-id header; on Bedrock, X-Amzn-RequestId.
 	RequestID string
 	// Err is the SDK's error.
 	Err *sdk.Error
@@ -54,20 +60,67 @@ func (e *APIError) Error() string {
 // Unwrap returns the SDK's error.
 func (e *APIError) Unwrap() error { return e.Err }
 
+// Temporary reports whether retrying later may succeed: the statuses the
+// SDK retries itself (408, 409, 429, 5xx; see WithMaxRetries), and the
+// transient exceptions of Bedrock whatever their status —
+// ThrottlingException (429), ServiceUnavailableException (503),
+// ModelNotReadyException (429), ModelTimeoutException (408) and
+// InternalServerException (500).
+func (e *APIError) Temporary() bool {
+	switch e.Type {
+	case "ThrottlingException", "ServiceUnavailableException", "ModelNotReadyException", "ModelTimeoutException", "InternalServerException":
+		return true
+	}
+	switch {
+	case e.StatusCode == http.StatusRequestTimeout, e.StatusCode == http.StatusConflict, e.StatusCode == http.StatusTooManyRequests:
+		return true
+	default:
+		return e.StatusCode >= http.StatusInternalServerError
+	}
+}
+
 // wrapSDKError turns an error of the SDK into ours: API errors become
 // *APIError, others are wrapped with the package prefix.
 func wrapSDKError(err error) error {
 	var apiErr *sdk.Error
 	if errors.As(err, &apiErr) {
-		return &APIError{
+		e := &APIError{
 			StatusCode: apiErr.StatusCode,
 			Type:       string(apiErr.Type()),
 			Message:    apiErr.Message,
 			RequestID:  apiErr.RequestID,
 			Err:        apiErr,
 		}
+		bedrockErrorFields(e, apiErr)
+		return e
 	}
 	return fmt.Errorf("anthropic: messages request: %w", err)
+}
+
+// bedrockErrorFields fills what an error of Bedrock carries elsewhere than
+// the Messages API's (Bedrock API reference, InvokeModel, Errors): the
+// exception name in the X-Amzn-ErrorType header
+// ("ThrottlingException:http://internal.amazon.com/coral/com.amazon.bedrock/"),
+// the message at the top level of the body ({"message":"…"}) and the
+// request id in X-Amzn-RequestId.
+func bedrockErrorFields(e *APIError, apiErr *sdk.Error) {
+	if res := apiErr.Response; res != nil {
+		if e.Type == "" {
+			name, _, _ := strings.Cut(res.Header.Get("X-Amzn-ErrorType"), ":")
+			e.Type = name
+		}
+		if e.RequestID == "" {
+			e.RequestID = res.Header.Get("X-Amzn-RequestId")
+		}
+	}
+	if e.Message == "" {
+		var body struct {
+			Message string `json:"message"`
+		}
+		if json.Unmarshal([]byte(apiErr.RawJSON()), &body) == nil {
+			e.Message = body.Message
+		}
+	}
 }
 
 // SearchErrorCode is the error_code of a tool_search_tool_result_error.

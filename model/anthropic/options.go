@@ -83,9 +83,12 @@ type settings struct {
 	// search (WithDiscovery), validated by discovery.New.
 	discovery  discovery.Settings
 	sdkOptions []option.RequestOption
+	// bedrock is set by WithBedrock and WithBedrockDefaultConfig.
+	bedrock *bedrockTarget
 }
 
-// WithBaseURL sends requests to url instead of https://api.anthropic.com/.
+// WithBaseURL sends requests to url instead of https://api.anthropic.com/
+// (with WithBedrock: instead of Bedrock's regional endpoint).
 func WithBaseURL(url string) Option { return func(s *settings) { s.baseURL = url } }
 
 // WithAPIKey authenticates with key (SDK v2.15.0 sends it as
@@ -123,7 +126,9 @@ func WithMaxRetries(n int) Option {
 func WithRequestTimeout(d time.Duration) Option { return func(s *settings) { s.timeout = d } }
 
 // WithBetas sends the anthropic-beta header with the given beta names on
-// every request. None is needed for tool search, defer_loading,
+// every request (with WithBedrock, the body's "anthropic_beta" array,
+// where Bedrock takes them; the hosted tool search there is gated behind
+// "tool-search-tool-2025-10-19"). None is needed for tool search, defer_loading,
 // tool_reference or input_examples: in SDK v2.15.0 they are fields of the
 // GA Messages API (message.go: ToolParam.DeferLoading, ToolParam.InputExamples,
 // ToolSearchToolBm25_20251119Param, ToolSearchToolRegex20251119Param) and
@@ -162,7 +167,10 @@ func (s *settings) clientSearchName(ss model.SearchSettings) string {
 }
 
 // WithSDKOptions appends request options of the official SDK (headers,
-// middleware, …) after the ones the other options produce.
+// middleware, …) after the ones the other options produce — before the
+// Bedrock ones under WithBedrock, so that middleware sees the request as
+// the direct API would receive it and the SDK's Bedrock middleware signs
+// what is sent.
 func WithSDKOptions(opts ...option.RequestOption) Option {
 	return func(s *settings) { s.sdkOptions = append(s.sdkOptions, opts...) }
 }
@@ -188,13 +196,13 @@ func (s *settings) validate() error {
 			return fmt.Errorf("anthropic: model class %q maps to an empty model id", class)
 		}
 	}
-	return nil
+	return s.validateBedrock()
 }
 
 // requestOptions returns the SDK options the settings stand for.
 func (s *settings) requestOptions() []option.RequestOption {
 	var ro []option.RequestOption
-	if s.baseURL != "" {
+	if s.baseURL != "" && s.bedrock == nil {
 		ro = append(ro, option.WithBaseURL(s.baseURL))
 	}
 	if s.apiKey != "" {
@@ -214,5 +222,14 @@ func (s *settings) requestOptions() []option.RequestOption {
 		// documents it ("Optional header to specify the beta version(s)").
 		ro = append(ro, option.WithHeader("anthropic-beta", strings.Join(s.betas, ",")))
 	}
-	return append(ro, s.sdkOptions...)
+	if s.bedrock != nil {
+		// The SDK's bedrock middleware moves this header into the body as
+		// "anthropic_version" (and anthropic-beta as "anthropic_beta").
+		ro = append(ro, option.WithHeader("anthropic-version", BedrockAnthropicVersion))
+	}
+	ro = append(ro, s.sdkOptions...)
+	if s.bedrock != nil {
+		ro = append(ro, s.bedrockOptions()...)
+	}
+	return ro
 }
