@@ -21,6 +21,16 @@ var ErrMaxTokensRequired = errors.New("openai: max tokens required")
 // "failed" or "incomplete" for a reason other than the output budget.
 var ErrResponseFailed = errors.New("openai: response did not complete")
 
+// ErrCallWithoutNamespace is wrapped by the error of a request sent to
+// Bedrock (WithBedrock) whose history holds a call of a searched tool
+// without the namespace container the search loaded it in — written, for
+// instance, by a client that placed dynamic functions outside it. Bedrock
+// may reject such a call on replay, and the adapter never invents the
+// provider's missing fields: start a new conversation, or remove the whole
+// exchange (the assistant message with the call and the tool results
+// answering it). Nothing is sent.
+var ErrCallWithoutNamespace = errors.New("openai: a call of a searched tool lacks its namespace")
+
 // APIError is a provider error response (HTTP 4xx or 5xx). It wraps the
 // SDK's *openai.Error, which holds the raw request and response.
 type APIError struct {
