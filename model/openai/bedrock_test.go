@@ -6,8 +6,10 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -257,9 +259,9 @@ func TestBedrockRefusesCallsWithoutTheirNamespace(t *testing.T) {
 			msg := err.Error()
 			for _, want := range []string{
 				tc.detail,
-				"message " + string(rune('0'+tc.message)) + " calls \"start_export\"",
+				fmt.Sprintf("message %d calls %q", tc.message, "start_export"),
 				"start a new conversation",
-				"remove the whole exchange (message " + string(rune('0'+tc.message)),
+				fmt.Sprintf("remove the whole exchange (message %d ", tc.message),
 			} {
 				if !strings.Contains(msg, want) {
 					t.Errorf("error %q does not say %q", msg, want)
@@ -333,7 +335,7 @@ func TestBedrockRetriesThrottlingAndServerErrors(t *testing.T) {
 	}
 	equal(t, "text", resp.Text(), "Record r1 is open.")
 	for i, r := range p.Requests() {
-		equal(t, "retry count", r.Header.Get("X-Stainless-Retry-Count"), string(rune('0'+i)))
+		equal(t, "retry count", r.Header.Get("X-Stainless-Retry-Count"), strconv.Itoa(i))
 	}
 }
 
