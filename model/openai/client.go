@@ -7,6 +7,7 @@ import (
 	"net/http"
 
 	sdk "github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/bedrock"
 	"github.com/openai/openai-go/v3/option"
 	"github.com/openai/openai-go/v3/responses"
 
@@ -26,6 +27,10 @@ type Client struct {
 	// search answers the client-executed tool_search calls: one engine per
 	// client, so consecutive requests with the same catalog share an index.
 	search *discovery.Engine
+	// bedrock is set when requests go to Amazon Bedrock (WithBedrock): a
+	// replayed history must then give every call of a searched tool its
+	// namespace (checkCallIdentity).
+	bedrock bool
 }
 
 var (
@@ -46,13 +51,21 @@ type config struct {
 	// search are the discovery core's settings (WithDiscovery), validated
 	// by discovery.New.
 	search discovery.Settings
+	// bedrock is the WithBedrock configuration, nil for direct OpenAI.
+	bedrock *bedrock.Config
 }
 
 // WithBaseURL sets the API base URL (default https://api.openai.com/v1/, or
-// $OPENAI_BASE_URL).
+// $OPENAI_BASE_URL). With WithBedrock it overrides the Bedrock endpoint
+// instead — the API root, path included, e.g.
+// https://bedrock-mantle.us-east-1.api.aws/openai/v1 or a local test
+// server's URL followed by /openai/v1 — like bedrock.Config.BaseURL, which
+// must then be empty or the same.
 func WithBaseURL(u string) Option { return func(c *config) { c.baseURL = u } }
 
-// WithAPIKey sets the API key (default $OPENAI_API_KEY).
+// WithAPIKey sets the API key (default $OPENAI_API_KEY). It is an OpenAI
+// key, which Bedrock does not accept: with WithBedrock, New refuses it (a
+// Bedrock API key is bedrock.Config.APIKey).
 func WithAPIKey(key string) Option { return func(c *config) { c.apiKey = key } }
 
 // WithHTTPClient sets the HTTP client requests go through.
@@ -84,6 +97,34 @@ func WithClassModel(class model.ModelClass, id string) Option {
 // searches takes the same value through an option of the same name.
 func WithDiscovery(s discovery.Settings) Option { return func(c *config) { c.search = s } }
 
+// WithBedrock sends the Responses requests to Amazon Bedrock's
+// OpenAI-compatible endpoint through the SDK's bedrock package
+// (github.com/openai/openai-go/v3/bedrock), configured by cfg: the endpoint
+// family (bedrock.EndpointMantle, the default, at
+// https://bedrock-mantle.<region>.api.aws/openai/v1, or
+// bedrock.EndpointRuntime), the region and the authentication. The zero
+// Config signs every request with AWS Signature Version 4 using the AWS
+// default credential chain and region (environment, shared config and
+// credentials files, SSO, web identity, instance or container role), so
+// neither the region nor a credential needs to be in code; AWSProfile,
+// AWSCredentialsProvider or static keys select other AWS credentials, and
+// APIKey or BedrockTokenProvider a Bedrock API key (a bearer token, also
+// read from $AWS_BEARER_TOKEN_BEDROCK). bedrock.Config documents the
+// precedence.
+//
+// New resolves the configuration and the credentials once, so a missing
+// region or credential fails New with the SDK's error naming what to set;
+// AWS credentials are refreshed as they expire and every attempt, retries
+// included, is signed anew. The OpenAI environment ($OPENAI_API_KEY,
+// $OPENAI_BASE_URL) is ignored. WithBaseURL overrides the endpoint (see
+// there); WithAPIKey cannot be combined with it; WithHTTPClient,
+// WithMaxRetries and the other options work as without it, except that
+// redirects are not followed (a redirected request would leave the signed
+// origin).
+func WithBedrock(cfg bedrock.Config) Option {
+	return func(c *config) { c.bedrock = &cfg }
+}
+
 // New returns a Client. Options left unset fall back to the SDK's defaults,
 // which read $OPENAI_API_KEY and $OPENAI_BASE_URL.
 func New(opts ...Option) (*Client, error) {
@@ -92,10 +133,10 @@ func New(opts ...Option) (*Client, error) {
 		o(&cfg)
 	}
 	var ro []option.RequestOption
-	if cfg.baseURL != "" {
+	if cfg.baseURL != "" && cfg.bedrock == nil {
 		ro = append(ro, option.WithBaseURL(cfg.baseURL))
 	}
-	if cfg.apiKey != "" {
+	if cfg.apiKey != "" && cfg.bedrock == nil {
 		ro = append(ro, option.WithAPIKey(cfg.apiKey))
 	}
 	if cfg.httpClient != nil {
@@ -116,8 +157,36 @@ func New(opts ...Option) (*Client, error) {
 	if err != nil {
 		return nil, fmt.Errorf("openai: %w", err)
 	}
-	sc := sdk.NewClient(ro...)
-	return &Client{responses: sc.Responses, model: cfg.model, classes: cfg.classes, search: engine}, nil
+	sc, err := newSDKClient(cfg, ro)
+	if err != nil {
+		return nil, err
+	}
+	return &Client{responses: sc.Responses, model: cfg.model, classes: cfg.classes, search: engine, bedrock: cfg.bedrock != nil}, nil
+}
+
+// newSDKClient builds the SDK client: direct, or through the SDK's bedrock
+// package, which owns Bedrock's endpoint and authentication and so takes
+// the base URL in its Config rather than as option.WithBaseURL (which it
+// refuses).
+func newSDKClient(cfg config, ro []option.RequestOption) (sdk.Client, error) {
+	if cfg.bedrock == nil {
+		return sdk.NewClient(ro...), nil
+	}
+	bc := *cfg.bedrock
+	if cfg.apiKey != "" {
+		return sdk.Client{}, errors.New("openai: WithAPIKey sets an OpenAI API key, which Bedrock does not accept: remove it, and give a Bedrock API key as bedrock.Config.APIKey (or $AWS_BEARER_TOKEN_BEDROCK), or leave both unset to sign with AWS credentials")
+	}
+	if cfg.baseURL != "" {
+		if bc.BaseURL != "" && bc.BaseURL != cfg.baseURL {
+			return sdk.Client{}, fmt.Errorf("openai: WithBaseURL %q and bedrock.Config.BaseURL %q name different Bedrock endpoints: set only one", cfg.baseURL, bc.BaseURL)
+		}
+		bc.BaseURL = cfg.baseURL
+	}
+	sc, err := bedrock.NewClient(context.Background(), bc, ro...)
+	if err != nil {
+		return sdk.Client{}, fmt.Errorf("openai: WithBedrock: %w", err)
+	}
+	return sc, nil
 }
 
 // modelID resolves the model id of req (model.ResolveModel).

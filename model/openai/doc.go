@@ -117,8 +117,59 @@
 // The options shared with the other adapters have the same names there:
 // WithModel, WithClassModel, WithBaseURL, WithAPIKey, WithHTTPClient,
 // WithMaxRetries and WithDiscovery (the ranking settings of tool_search,
-// discovery.Settings). A request whose model id cannot be resolved fails
+// discovery.Settings); WithBedrock is this adapter's own. A request whose model id cannot be resolved fails
 // with model.ErrNoModel.
+//
+// # Amazon Bedrock
+//
+// WithBedrock sends the same Responses requests to Amazon Bedrock's
+// OpenAI-compatible endpoint through the SDK's bedrock package, which owns
+// the endpoint and the authentication (bedrock.Config). By default that is
+// the Mantle endpoint, POST https://bedrock-mantle.<region>.api.aws/openai/v1/responses,
+// signed with AWS Signature Version 4 for the service "bedrock-mantle"
+// ("bedrock" on bedrock.EndpointRuntime) with credentials and region from
+// the AWS default chain, so neither appears in code:
+//
+//	c, err := openai.New(
+//		openai.WithBedrock(bedrock.Config{}), // region and credentials: AWS default chain
+//		openai.WithModel("openai.gpt-oss-120b"),
+//	)
+//
+// What differs on the wire from direct OpenAI, and only that: the URL (the
+// API root ends in /openai/v1; WithBaseURL overrides it, a local server
+// included); Authorization is "AWS4-HMAC-SHA256 Credential=…,
+// SignedHeaders=…, Signature=…" with X-Amz-Date and X-Amz-Content-Sha256
+// (the body's SHA-256), every attempt signed anew — or "Bearer <key>" for a
+// Bedrock API key (bedrock.Config.APIKey or $AWS_BEARER_TOKEN_BEDROCK);
+// no OpenAI key is sent (WithAPIKey is refused with WithBedrock) and
+// $OPENAI_* is ignored; redirects are not followed. The request bodies,
+// the client-executed tool_search and its namespaced answers, and the
+// replay records are the same: each function a search loads is placed in
+// a namespace of its own name, so Bedrock returns the call with its
+// namespace, a full call identity for replay.
+//
+// Replay on Bedrock adds one rule. A call of a searched tool — a
+// function_call whose name an earlier tool_search_output of the history
+// loaded — must carry the namespace container that output loaded it in. A
+// history written with dynamic functions outside that container (a
+// tool_search_output listing the function at its top level), a call
+// returned without its namespace or in another one, or a call of a
+// searched tool in a message without adapter metadata (rebuilt from its
+// parts, which hold no namespace) may be rejected by Bedrock on replay.
+// The adapter never invents the provider's missing fields: such a request
+// fails before anything is sent, with ErrCallWithoutNamespace naming the
+// message — start a new conversation, or remove the whole exchange (that
+// assistant message and the tool results answering its calls). Calls of
+// eager tools and of discovered tools advertised as functions carry no
+// namespace and are not concerned. Direct OpenAI replays such histories as
+// before.
+//
+// Bedrock's throttling (429 ThrottlingException) and transient server
+// errors (5xx, such as 503 ServiceUnavailableException) are retried by the
+// SDK like OpenAI's (WithMaxRetries; Retry-After honoured); when the
+// retries run out the error is an *APIError whose Temporary reports true.
+// Bedrock's AWS-shaped error bodies ({"message":…}, the type in
+// x-amzn-ErrorType) fill its Message and Type.
 //
 // # Migrating from WithSearchLimit and WithMinRelativeScore
 //
@@ -134,7 +185,8 @@
 // weak-hit cut) is written discovery.NoScoreCut.
 //
 // Provider errors are returned as *APIError, which wraps the SDK's
-// *openai.Error. The adapter returns model.ErrToolSearchUnsupported only
+// *openai.Error; APIError.Temporary reports whether retrying later may
+// succeed. The adapter returns model.ErrToolSearchUnsupported only
 // for portable mode, which is portable.Wrap's to answer. A Client is safe
 // for concurrent use.
 package openai

@@ -70,6 +70,10 @@ func (inv *invocation) plainMessage(m model.Message, index int) error {
 				return fmt.Errorf("openai: message %d: a %s message cannot hold a tool call", index, m.Role)
 			}
 			c := p.ToolCall
+			// A message without adapter metadata holds no namespace.
+			if err := inv.checkCallIdentity(index, c.ID, c.Name, ""); err != nil {
+				return err
+			}
 			inv.history = append(inv.history, responses.ResponseInputItemParamOfFunctionCall(string(c.Payload), c.ID, c.Name))
 		case model.PartToolResult:
 			if p.ToolResult == nil {

@@ -56,6 +56,10 @@ type invocation struct {
 	// holds the wire names a replayed tool_search_output loads.
 	history []responses.ResponseInputItemUnionParam
 	loaded  map[string]bool
+	// searched maps each function a replayed tool_search_output loaded to
+	// the namespaces it was loaded in ("" for outside any), for the
+	// Bedrock replay rule (checkCallIdentity).
+	searched map[string]map[string]bool
 	// searchCalls is set once the input holds a tool_search_call (replayed
 	// or of this invocation): tool_search then stays declared.
 	searchCalls bool

@@ -27,6 +27,8 @@ type exchange struct {
 	// status is the HTTP status (200 when 0); body is the JSON answered.
 	status int
 	body   string
+	// header holds response headers to set (newBedrock answers them).
+	header map[string]string
 }
 
 // newProvider starts a local Responses API playing exchanges and returns

@@ -62,7 +62,23 @@ func (inv *invocation) replay(rec record, index int) error {
 		if head.Type == "tool_search_call" {
 			inv.searchCalls = true
 		}
+		if head.Type == "function_call" {
+			var call struct {
+				CallID    string `json:"call_id"`
+				Name      string `json:"name"`
+				Namespace string `json:"namespace"`
+			}
+			if err := json.Unmarshal(raw, &call); err != nil {
+				return fmt.Errorf("openai: message %d: replayed function_call: %w", index, err)
+			}
+			if err := inv.checkCallIdentity(index, call.CallID, call.Name, call.Namespace); err != nil {
+				return err
+			}
+		}
 		if head.Type == "tool_search_output" {
+			if err := inv.noteSearchOutput(raw); err != nil {
+				return fmt.Errorf("openai: message %d: %w", index, err)
+			}
 			var err error
 			if raw, err = inv.filterSearchOutput(raw); err != nil {
 				return fmt.Errorf("openai: message %d: %w", index, err)
@@ -71,6 +87,87 @@ func (inv *invocation) replay(rec record, index int) error {
 		inv.history = append(inv.history, rawItem(raw))
 	}
 	return nil
+}
+
+// noteSearchOutput records, for checkCallIdentity, the functions a replayed
+// tool_search_output loaded and the containers it loaded them in: for an
+// entry {"type":"namespace","name":NS,"tools":[{"type":"function",
+// "name":F}…]} the namespace NS; for a function entry at the top of the
+// output's tools ({"type":"function","name":F}, as a client that places
+// dynamic functions outside a namespace writes it) the empty container.
+// It reads the item as stored, before filterSearchOutput drops what no
+// longer renders the same: a call's identity is what the provider was
+// shown then.
+func (inv *invocation) noteSearchOutput(raw json.RawMessage) error {
+	type entry struct {
+		Type  string            `json:"type"`
+		Name  string            `json:"name"`
+		Tools []json.RawMessage `json:"tools"`
+	}
+	var item struct {
+		Tools []entry `json:"tools"`
+	}
+	if err := json.Unmarshal(raw, &item); err != nil {
+		return fmt.Errorf("replayed tool_search_output: %w", err)
+	}
+	note := func(fn, container string) {
+		if inv.searched == nil {
+			inv.searched = make(map[string]map[string]bool)
+		}
+		if inv.searched[fn] == nil {
+			inv.searched[fn] = make(map[string]bool)
+		}
+		inv.searched[fn][container] = true
+	}
+	for _, e := range item.Tools {
+		switch e.Type {
+		case "namespace":
+			for _, t := range e.Tools {
+				var fn entry
+				if err := json.Unmarshal(t, &fn); err != nil {
+					return fmt.Errorf("replayed tool_search_output namespace %q: %w", e.Name, err)
+				}
+				if fn.Type == "function" {
+					note(fn.Name, e.Name)
+				}
+			}
+		case "function":
+			note(e.Name, "")
+		}
+	}
+	return nil
+}
+
+// checkCallIdentity applies Bedrock's replay rule to one function call of
+// the history (index is its message). A call of a searched tool — one
+// whose name an earlier tool_search_output of the history loaded — lacks
+// its namespace container when the call carries no namespace, or one that
+// is not a namespace an earlier output loaded the function in (the output
+// placed the function outside any namespace, or the provider returned the
+// call without the namespace, or the message was rebuilt from its parts,
+// which hold no namespace). Bedrock needs the namespace with the name —
+// the call's full identity — to replay the call, and the adapter does not
+// invent a field the provider did not return: on Bedrock the history is
+// refused before anything is sent (ErrCallWithoutNamespace). Calls of
+// tools no search loaded (eager tools, or discovered tools advertised as
+// functions) are not concerned, and direct OpenAI keeps replaying as
+// before.
+func (inv *invocation) checkCallIdentity(index int, callID, name, namespace string) error {
+	containers := inv.searched[name]
+	if !inv.c.bedrock || containers == nil || (namespace != "" && containers[namespace]) {
+		return nil
+	}
+	var what string
+	switch {
+	case namespace != "":
+		what = fmt.Sprintf("in namespace %q, which no earlier tool_search_output loaded it in", namespace)
+	case containers[""] && len(containers) == 1:
+		what = "without a namespace: the tool_search_output that loaded it placed the function outside a namespace container"
+	default:
+		what = "without the namespace its tool_search_output loaded it in"
+	}
+	return fmt.Errorf("%w: message %d calls %q (call_id %q), a tool a search loaded, %s; Bedrock may reject such a call on replay, and the adapter does not add a field the provider did not return: start a new conversation, or remove the whole exchange (message %d and the tool results answering its calls) from the history",
+		ErrCallWithoutNamespace, index, name, callID, what, index)
 }
 
 // filterSearchOutput keeps the namespaces of a replayed tool_search_output
