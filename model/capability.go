@@ -18,8 +18,9 @@ var ErrToolSearchUnsupported = errors.New("model: tool search unsupported")
 // is taken to have no native search (see CheckSearch).
 //
 // The adapters answer: model/openai and model/anthropic search natively
-// (SearchNative); model/compat only in portable mode, which it runs
-// itself; portable.Wrap answers portable mode and forwards the native one
+// (SearchNative), on Bedrock too; model/compat only in portable mode,
+// which it runs itself; model/bedrock (Converse) in neither, so it needs
+// portable.Wrap; portable.Wrap answers portable mode and forwards the native one
 // to the client it wraps; model/scripted refuses both modes unless asked:
 // native mode after its WithNativeSearch, portable mode through
 // portable.Wrap.

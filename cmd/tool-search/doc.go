@@ -7,6 +7,9 @@
 //	go run ./cmd/tool-search -provider openai -model MODEL_ID     # needs OPENAI_API_KEY
 //	go run ./cmd/tool-search -provider anthropic -model MODEL_ID  # needs ANTHROPIC_API_KEY
 //	go run ./cmd/tool-search -provider compat -model qwen3:8b -base-url http://localhost:11434/v1
+//	go run ./cmd/tool-search -provider bedrock -model us.anthropic.claude-sonnet-4-5-20250929-v1:0  # AWS default chain
+//	go run ./cmd/tool-search -provider bedrock-openai -model openai.gpt-oss-120b
+//	go run ./cmd/tool-search -provider bedrock-converse -model amazon.nova-pro-v1:0
 //
 // It prints the conversation as the model saw it: the search, the tool the
 // search loaded, the call, its result and the answer. Who searches depends

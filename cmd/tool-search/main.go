@@ -31,15 +31,16 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	fs := flag.NewFlagSet("tool-search", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var cfg providerConfig
-	fs.StringVar(&cfg.provider, "provider", "", "`name` of the provider: openai, anthropic or compat (empty: offline, on a scripted model)")
+	fs.StringVar(&cfg.provider, "provider", "", "`name` of the provider: openai, anthropic, compat, bedrock (Claude), bedrock-openai or bedrock-converse (empty: offline, on a scripted model)")
 	fs.StringVar(&cfg.model, "model", "", "the provider's model `id` (required with -provider)")
 	fs.StringVar(&cfg.baseURL, "base-url", "", "API root `URL`: required with -provider compat (e.g. http://localhost:11434/v1); replaces the provider's default with openai and anthropic")
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "usage: tool-search [-provider openai|anthropic|compat -model ID [-base-url URL]]\n\n"+
+		fmt.Fprintf(fs.Output(), "usage: tool-search [-provider openai|anthropic|compat|bedrock|bedrock-openai|bedrock-converse -model ID [-base-url URL]]\n\n"+
 			"Runs one agent with a deferred weather tool and prints the conversation.\n"+
 			"Without -provider it runs offline on a scripted model. With one it makes real,\n"+
 			"billable calls: openai reads %s, anthropic reads %s, compat reads\n"+
-			"%s when its server wants a key.\n\n", openAIKeyVar, anthropicKeyVar, compatKeyVar)
+			"%s when its server wants a key; the bedrock ones sign with the AWS\n"+
+			"default chain (AWS_REGION, AWS_PROFILE or AWS_ACCESS_KEY_ID...).\n\n", openAIKeyVar, anthropicKeyVar, compatKeyVar)
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {

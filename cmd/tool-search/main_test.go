@@ -51,7 +51,7 @@ func TestUsageErrors(t *testing.T) {
 		{"compat without a base URL", []string{"-provider", "compat", "-model", "qwen3:8b"}, nil, "-provider compat needs -base-url"},
 		{"compat with a relative base URL", []string{"-provider", "compat", "-model", "qwen3:8b", "-base-url", "localhost:11434"}, nil, "is not an absolute http(s) URL"},
 		{"a provider without a model", []string{"-provider", "anthropic"}, map[string]string{anthropicKeyVar: "k"}, "-provider anthropic needs -model"},
-		{"an unknown provider", []string{"-provider", "gemini", "-model", "x"}, nil, `unknown -provider "gemini": use openai, anthropic or compat`},
+		{"an unknown provider", []string{"-provider", "gemini", "-model", "x"}, nil, `unknown -provider "gemini": use openai, anthropic, compat, bedrock, bedrock-openai or bedrock-converse`},
 		{"a model without a provider", []string{"-model", "gpt-5.4"}, nil, "-model and -base-url need -provider"},
 		{"an argument", []string{"weather"}, nil, `unexpected argument "weather"`},
 		{"an unknown flag", []string{"-key", "x"}, nil, "flag provided but not defined: -key"},

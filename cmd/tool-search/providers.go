@@ -23,7 +23,7 @@ const (
 
 // providerConfig is what the flags say about the model.
 type providerConfig struct {
-	provider string // "", "openai", "anthropic" or "compat"
+	provider string // "", "openai", "anthropic", "compat" or a Bedrock one (bedrock.go)
 	model    string
 	baseURL  string
 }
@@ -56,13 +56,16 @@ func newModel(cfg providerConfig, getenv func(string) string) (chosenModel, erro
 			how:     "portable — the model calls search_tools like any function; Quiver answers it",
 		}, nil
 	}
-	switch cfg.provider {
-	case "openai", "anthropic", "compat":
+	switch {
+	case cfg.provider == "openai", cfg.provider == "anthropic", cfg.provider == "compat", isBedrock(cfg.provider):
 	default:
-		return chosenModel{}, fmt.Errorf("unknown -provider %q: use openai, anthropic or compat, or no -provider to run offline", cfg.provider)
+		return chosenModel{}, fmt.Errorf("unknown -provider %q: use openai, anthropic, compat, bedrock, bedrock-openai or bedrock-converse, or no -provider to run offline", cfg.provider)
 	}
 	if cfg.model == "" {
 		return chosenModel{}, fmt.Errorf("-provider %s needs -model, the provider's model id (e.g. -model %s)", cfg.provider, exampleModel(cfg.provider))
+	}
+	if isBedrock(cfg.provider) {
+		return newBedrockModel(cfg)
 	}
 	switch cfg.provider {
 	case "openai":
@@ -136,6 +139,12 @@ func exampleModel(provider string) string {
 		return "claude-sonnet-4-5"
 	case "compat":
 		return "qwen3:8b"
+	case providerBedrock:
+		return "us.anthropic.claude-sonnet-4-5-20250929-v1:0"
+	case providerBedrockOpenAI:
+		return "openai.gpt-oss-120b"
+	case providerBedrockConverse:
+		return "amazon.nova-pro-v1:0"
 	}
 	return "gpt-5.4"
 }
