@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -194,4 +195,14 @@ func ping(addr string) bool {
 	}
 	line, err := bufio.NewReader(conn).ReadString('\n')
 	return err == nil && line == "+PONG\r\n"
+}
+
+// prefixes numbers the key prefixes NewPrefix hands out.
+var prefixes atomic.Int64
+
+// NewPrefix returns a key prefix no other caller in this process got
+// ("test<n>:"), so that tests sharing one server do not see each other's
+// keys.
+func NewPrefix() string {
+	return fmt.Sprintf("test%d:", prefixes.Add(1))
 }

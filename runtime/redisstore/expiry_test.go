@@ -18,7 +18,7 @@ import (
 func TestExpiryToTheNanosecond(t *testing.T) {
 	t.Parallel()
 	srv := redistest.Start(t, redistest.Options{})
-	s := open(t, srv, redisstore.WithPrefix(newPrefix()))
+	s := open(t, srv, redisstore.WithPrefix(redistest.NewPrefix()))
 	ctx := t.Context()
 	at := time.Date(2026, 12, 1, 12, 0, 0, 123456789, time.UTC)
 	for _, id := range []string{"expired", "taken"} {
@@ -51,7 +51,7 @@ func TestExpiryToTheNanosecond(t *testing.T) {
 func TestConcurrentExpireReportsEachOnce(t *testing.T) {
 	t.Parallel()
 	srv := redistest.Start(t, redistest.Options{})
-	p := newPrefix()
+	p := redistest.NewPrefix()
 	a, b := open(t, srv, redisstore.WithPrefix(p)), open(t, srv, redisstore.WithPrefix(p))
 	ctx := t.Context()
 	at := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)

@@ -22,7 +22,7 @@ func TestUnknownRecordFormatIsRefused(t *testing.T) {
 	srv := redistest.Start(t, redistest.Options{})
 	c := srv.Client(t)
 	ctx := t.Context()
-	p := newPrefix()
+	p := redistest.NewPrefix()
 	s := open(t, srv, redisstore.WithPrefix(p))
 	const newer = `{"format":2,"version":1,"messages":[],"added":"by a newer release"}`
 
@@ -80,7 +80,7 @@ func TestUnknownRecordFormatIsRefused(t *testing.T) {
 func TestLayoutOfAnotherRelease(t *testing.T) {
 	t.Parallel()
 	srv := redistest.Start(t, redistest.Options{})
-	p := newPrefix()
+	p := redistest.NewPrefix()
 	srv.Client(t).Set(t.Context(), p+"format", "2", 0)
 	if s, err := redisstore.Open(t.Context(), srv.URL(), redisstore.WithPrefix(p)); err == nil {
 		s.Close()

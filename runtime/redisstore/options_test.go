@@ -18,7 +18,7 @@ func TestPrefixesShareNothing(t *testing.T) {
 	t.Parallel()
 	srv := redistest.Start(t, redistest.Options{})
 	ctx := t.Context()
-	a, b := open(t, srv, redisstore.WithPrefix(newPrefix())), open(t, srv)
+	a, b := open(t, srv, redisstore.WithPrefix(redistest.NewPrefix())), open(t, srv)
 	if _, err := a.Save(ctx, "s", []model.Message{model.UserMessage("a")}, 0); err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +52,7 @@ func TestCloseAndClients(t *testing.T) {
 		t.Fatal("Open accepted a URL that is not redis://")
 	}
 	c := srv.Client(t)
-	s, err := redisstore.Open(ctx, "", redisstore.WithClient(c), redisstore.WithPrefix(newPrefix()))
+	s, err := redisstore.Open(ctx, "", redisstore.WithClient(c), redisstore.WithPrefix(redistest.NewPrefix()))
 	if err != nil {
 		t.Fatal(err)
 	}

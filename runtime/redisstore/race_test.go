@@ -31,7 +31,7 @@ func TestTwoProcessesRaceContinue(t *testing.T) {
 	t.Parallel()
 	bin := buildRaceprog(t)
 	srv := redistest.Start(t, redistest.Options{AOF: true})
-	prefix := newPrefix()
+	prefix := redistest.NewPrefix()
 	logFile := filepath.Join(t.TempDir(), "executor.log")
 	flags := []string{"-redis", srv.URL(), "-prefix", prefix, "-log", logFile}
 

@@ -1,8 +1,6 @@
 package redisstore_test
 
 import (
-	"fmt"
-	"sync/atomic"
 	"testing"
 
 	"github.com/quiver-go/quiver/internal/redistest"
@@ -10,14 +8,6 @@ import (
 	"github.com/quiver-go/quiver/runtime/redisstore"
 	"github.com/quiver-go/quiver/runtime/storetest"
 )
-
-// prefixes numbers the prefixes of the tests' stores: each test of one
-// server gets its own.
-var prefixes atomic.Int64
-
-func newPrefix() string {
-	return fmt.Sprintf("test%d:", prefixes.Add(1))
-}
 
 // open opens a store (with its own client) on srv, closed at the test's
 // cleanup.
@@ -37,7 +27,7 @@ func TestConformance(t *testing.T) {
 	t.Parallel()
 	srv := redistest.Start(t, redistest.Options{})
 	storetest.Run(t, func(t *testing.T) runtime.Store {
-		return open(t, srv, redisstore.WithPrefix(newPrefix()))
+		return open(t, srv, redisstore.WithPrefix(redistest.NewPrefix()))
 	})
 }
 
@@ -47,7 +37,7 @@ func TestConformanceShared(t *testing.T) {
 	t.Parallel()
 	srv := redistest.Start(t, redistest.Options{})
 	storetest.RunShared(t, func(t *testing.T) (a, b runtime.Store) {
-		p := newPrefix()
+		p := redistest.NewPrefix()
 		return open(t, srv, redisstore.WithPrefix(p)), open(t, srv, redisstore.WithPrefix(p))
 	})
 }
@@ -58,7 +48,7 @@ func TestRunsOnTheStore(t *testing.T) {
 	t.Parallel()
 	srv := redistest.Start(t, redistest.Options{})
 	storetest.RunRuntime(t, func(t *testing.T) (a, b runtime.Store) {
-		p := newPrefix()
+		p := redistest.NewPrefix()
 		return open(t, srv, redisstore.WithPrefix(p)), open(t, srv, redisstore.WithPrefix(p))
 	})
 }

@@ -22,7 +22,7 @@ import (
 func TestAcknowledgedWritesSurviveARestart(t *testing.T) {
 	t.Parallel()
 	srv := redistest.Start(t, redistest.Options{AOF: true})
-	s := open(t, srv, redisstore.WithPrefix(newPrefix()))
+	s := open(t, srv, redisstore.WithPrefix(redistest.NewPrefix()))
 	ctx := t.Context()
 	const n = 120
 	at := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)

@@ -58,7 +58,7 @@ func scriptMicros(b *testing.B, srv *redistest.Server) float64 {
 }
 
 func benchmarkLifecycle(b *testing.B, srv *redistest.Server, parallelism int) {
-	s := open(b, srv, redisstore.WithPrefix(newPrefix()))
+	s := open(b, srv, redisstore.WithPrefix(redistest.NewPrefix()))
 	ctx := b.Context()
 	r := store.Registration{Toolset: "weather", Revision: "1", Fingerprint: "fp", Token: "tok"}
 	var leases []string

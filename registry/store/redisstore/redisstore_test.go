@@ -4,10 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -16,14 +14,6 @@ import (
 	"github.com/quiver-go/quiver/registry/store/redisstore"
 	"github.com/quiver-go/quiver/registry/store/storetest"
 )
-
-// prefixes numbers the prefixes of the tests' stores: each store of one
-// server gets its own.
-var prefixes atomic.Int64
-
-func newPrefix() string {
-	return fmt.Sprintf("test%d:", prefixes.Add(1))
-}
 
 // open opens a store on srv, closed at the test's cleanup.
 func open(t testing.TB, srv *redistest.Server, opts ...redisstore.Option) *redisstore.Store {
@@ -58,7 +48,7 @@ func TestConformance(t *testing.T) {
 	}
 	storetest.Run(t, storetest.Factory{
 		Open: func(t *testing.T, clock func() time.Time) store.Store {
-			return openAt(t, opened{newPrefix(), clock})
+			return openAt(t, opened{redistest.NewPrefix(), clock})
 		},
 		Reopen: func(t *testing.T, s store.Store) store.Store {
 			mu.Lock()
@@ -86,9 +76,9 @@ func weatherCall(id string) store.Call {
 func TestStoresShareState(t *testing.T) {
 	t.Parallel()
 	srv := redistest.Start(t, redistest.Options{})
-	prefix := newPrefix()
+	prefix := redistest.NewPrefix()
 	a, b := open(t, srv, redisstore.WithPrefix(prefix)), open(t, srv, redisstore.WithPrefix(prefix))
-	other := open(t, srv, redisstore.WithPrefix(newPrefix()))
+	other := open(t, srv, redisstore.WithPrefix(redistest.NewPrefix()))
 	ctx := t.Context()
 
 	reg, err := a.Register(ctx, store.RegisterInput{Registration: weather, Provider: "p1", MaxInFlight: 4, TTL: time.Minute})
@@ -137,7 +127,7 @@ func TestStoresShareState(t *testing.T) {
 func TestServerTime(t *testing.T) {
 	t.Parallel()
 	srv := redistest.Start(t, redistest.Options{})
-	s := open(t, srv, redisstore.WithPrefix(newPrefix()))
+	s := open(t, srv, redisstore.WithPrefix(redistest.NewPrefix()))
 	ctx := t.Context()
 	client := srv.Client(t)
 	serverNow := func() time.Time {
@@ -188,7 +178,7 @@ func TestServerTime(t *testing.T) {
 func TestSurvivesRestart(t *testing.T) {
 	t.Parallel()
 	srv := redistest.Start(t, redistest.Options{AOF: true})
-	prefix := newPrefix()
+	prefix := redistest.NewPrefix()
 	s := open(t, srv, redisstore.WithPrefix(prefix))
 	ctx := t.Context()
 	reg, err := s.Register(ctx, store.RegisterInput{Registration: weather, MaxInFlight: 1, TTL: time.Hour})
@@ -232,7 +222,7 @@ func TestOpenRefuses(t *testing.T) {
 	if _, err := redisstore.Open(short, "redis://user:secret@127.0.0.1:1/0"); err == nil || strings.Contains(err.Error(), "secret") {
 		t.Fatalf("Open(no server) = %v; want an error without the password", err)
 	}
-	prefix := newPrefix()
+	prefix := redistest.NewPrefix()
 	if err := srv.Client(t).Set(ctx, prefix+"format", "9", 0).Err(); err != nil {
 		t.Fatal(err)
 	}
@@ -245,7 +235,7 @@ func TestWithClient(t *testing.T) {
 	t.Parallel()
 	srv := redistest.Start(t, redistest.Options{})
 	client := srv.Client(t)
-	s, err := redisstore.Open(t.Context(), "", redisstore.WithClient(client), redisstore.WithPrefix(newPrefix()))
+	s, err := redisstore.Open(t.Context(), "", redisstore.WithClient(client), redisstore.WithPrefix(redistest.NewPrefix()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -263,7 +253,7 @@ func TestWithClient(t *testing.T) {
 func TestClosed(t *testing.T) {
 	t.Parallel()
 	srv := redistest.Start(t, redistest.Options{})
-	s := open(t, srv, redisstore.WithPrefix(newPrefix()))
+	s := open(t, srv, redisstore.WithPrefix(redistest.NewPrefix()))
 	ctx := t.Context()
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
@@ -292,7 +282,7 @@ func TestClosed(t *testing.T) {
 func TestCanceledContext(t *testing.T) {
 	t.Parallel()
 	srv := redistest.Start(t, redistest.Options{})
-	s := open(t, srv, redisstore.WithPrefix(newPrefix()))
+	s := open(t, srv, redisstore.WithPrefix(redistest.NewPrefix()))
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
 	_, err := s.Register(ctx, store.RegisterInput{Registration: weather, MaxInFlight: 1, TTL: time.Minute})
