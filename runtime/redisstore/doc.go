@@ -27,12 +27,12 @@
 // decode a record: each is stored beside the fields the scripts compare.
 //
 // go-redis sends a command again when its connection broke before the
-// reply. Save and Take carry a random nonce of the call: the same script
-// run again answers as its first run did (the save succeeded; the take
-// returns the checkpoint it took, kept a minute under the run's "taken"
-// key for that). Put run twice writes the same. Expire run twice reports
-// nothing the second time: the checkpoints its lost reply named are
-// removed, unreported. Load, List and Delete are reads or idempotent.
+// reply. Save, Take and Expire carry a random nonce of the call: the same
+// script run again answers as its first run did (the save succeeded; the
+// take returns the checkpoint it took, kept a minute under the run's
+// "taken" key; the expiry reports the checkpoints it removed, kept a
+// minute under its "expired" key). Put run twice writes the same. Load,
+// List and Delete are reads or idempotent.
 //
 // The store needs Redis 7.0 or later (List runs its script with
 // EVALSHA_RO).
@@ -73,6 +73,8 @@
 //	                  checkpoints that expire, in expiry order (by member)
 //	taken:<run>       hash: {nonce, record} of the last take of the run,
 //	                  kept one minute
+//	expired:<nonce>   list: the records one Expire removed, kept one
+//	                  minute
 //
 // A time key is 21 digits, Unix seconds plus 10^11 then nanoseconds, so
 // members sort as times and keep nanoseconds, which a score (a double)

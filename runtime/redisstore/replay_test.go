@@ -3,6 +3,7 @@ package redisstore
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/quiver-go/quiver/internal/redisconn"
 	"github.com/quiver-go/quiver/internal/redistest"
@@ -67,5 +68,46 @@ func TestReplayedScripts(t *testing.T) {
 	}
 	if other := take("t2"); redisconn.Str(other[0]) != "none" {
 		t.Fatalf("another take: %v, want none", other)
+	}
+}
+
+// An expiry go-redis sends again after its reply was lost reports what the
+// first run removed; another expiry reports nothing more.
+func TestReplayedExpiryReportsWhatItRemoved(t *testing.T) {
+	srv := redistest.Start(t, redistest.Options{})
+	ctx := t.Context()
+	s, err := Open(ctx, srv.URL(), WithPrefix(redistest.NewPrefix()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	for _, id := range []string{"a", "b"} {
+		if err := s.Put(ctx, runtime.Checkpoint{RunID: id, Agent: "desk", SuspendedAt: now, ExpiresAt: now.Add(time.Minute)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	at, err := timeKey(now.Add(time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	expire := func(n string) int {
+		t.Helper()
+		reply, err := s.conn.Eval(ctx, "expire", scriptExpire, false,
+			[]string{s.suspendedKey(), s.expiryKey(), s.expiredKey(n)},
+			s.prefix, at, recordFormat, n, takenKeep.Milliseconds())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(reply) - 1
+	}
+	if got := expire("e1"); got != 2 {
+		t.Fatalf("first expiry removed %d, want 2", got)
+	}
+	if got := expire("e1"); got != 2 {
+		t.Fatalf("the same expiry again reported %d, want the 2 it removed", got)
+	}
+	if got := expire("e2"); got != 0 {
+		t.Fatalf("another expiry reported %d, want 0", got)
 	}
 }

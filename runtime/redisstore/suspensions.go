@@ -9,15 +9,17 @@ import (
 	"github.com/quiver-go/quiver/runtime"
 )
 
-// takenKeep is how long a taken checkpoint stays under its "taken" key:
-// long enough for go-redis to send the take again after a broken
-// connection and get the record, not to keep it around.
+// takenKeep is how long a taken checkpoint stays under its "taken" key,
+// and expired ones under their expiry's "expired" key: long enough for
+// go-redis to send the script again after a broken connection and get the
+// records, not to keep them around.
 const takenKeep = time.Minute
 
 func (s *Store) checkpointKey(runID string) string { return s.prefix + "checkpoint:" + runID }
 func (s *Store) takenKey(runID string) string      { return s.prefix + "taken:" + runID }
 func (s *Store) suspendedKey() string              { return s.prefix + "suspended" }
 func (s *Store) expiryKey() string                 { return s.prefix + "expiry" }
+func (s *Store) expiredKey(nonce string) string    { return s.prefix + "expired:" + nonce }
 
 // Put implements [runtime.SuspensionStore].
 func (s *Store) Put(ctx context.Context, c runtime.Checkpoint) error {
@@ -106,8 +108,9 @@ func (s *Store) Expire(ctx context.Context, now time.Time) ([]runtime.Checkpoint
 	if err != nil {
 		return nil, fmt.Errorf("redisstore: expire checkpoints: now: %w", err)
 	}
-	reply, err := s.conn.Eval(ctx, "expire checkpoints", scriptExpire, false, []string{s.suspendedKey(), s.expiryKey()},
-		s.prefix, at, recordFormat)
+	nonce := redisconn.Nonce()
+	reply, err := s.conn.Eval(ctx, "expire checkpoints", scriptExpire, false, []string{s.suspendedKey(), s.expiryKey(), s.expiredKey(nonce)},
+		s.prefix, at, recordFormat, nonce, takenKeep.Milliseconds())
 	if err != nil {
 		return nil, err
 	}
