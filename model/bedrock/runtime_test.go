@@ -12,6 +12,7 @@ import (
 	"github.com/quiver-go/quiver/planner"
 	"github.com/quiver-go/quiver/runtime"
 	"github.com/quiver-go/quiver/search"
+	"github.com/quiver-go/quiver/toolcall"
 	"github.com/quiver-go/quiver/tools"
 )
 
@@ -141,11 +142,11 @@ func newRuntime(t *testing.T, c model.Client) (rt *runtime.Runtime, executed fun
 	err = rt.RegisterToolset(runtime.ToolsetRegistration{
 		Name:  "ws",
 		Specs: []tools.ToolSpec{spec(t, "listTables", listTablesSchema), spec(t, "startExport", startExportSchema)},
-		Executor: runtime.ToolExecutorFunc(func(_ context.Context, call *runtime.ToolCall) (*planner.ToolResult, error) {
+		Executor: toolcall.ExecutorFunc(func(_ context.Context, call *toolcall.Call) (*toolcall.Result, error) {
 			mu.Lock()
 			defer mu.Unlock()
 			calls = append(calls, call.Ident)
-			return &planner.ToolResult{Result: json.RawMessage(`{"ok":true}`)}, nil
+			return &toolcall.Result{Result: json.RawMessage(`{"ok":true}`)}, nil
 		}),
 	})
 	if err != nil {
