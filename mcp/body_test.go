@@ -10,24 +10,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/quiver-go/quiver/internal/registrytest"
 	"github.com/quiver-go/quiver/mcp"
 )
-
-// slowReader yields n bytes of JSON padding, one every interval.
-type slowReader struct {
-	n        int
-	interval time.Duration
-}
-
-func (s *slowReader) Read(p []byte) (int, error) {
-	if s.n == 0 {
-		return 0, io.EOF
-	}
-	time.Sleep(s.interval)
-	s.n--
-	p[0] = ' '
-	return 1, nil
-}
 
 // rawPost writes a POST's head on a new connection and its body in the
 // background, and returns the response.
@@ -56,7 +41,7 @@ func TestSlowBodiesAreCutWhileSessionsSurvive(t *testing.T) {
 	held := e.mustConnect("ro-key")
 	// 100 bytes at one every 50 ms: five seconds, 25 deadlines.
 	started := time.Now()
-	resp, body := rawPost(t, e, 100, &slowReader{n: 100, interval: 50 * time.Millisecond})
+	resp, body := rawPost(t, e, 100, registrytest.SlowBody(100, 50*time.Millisecond))
 	if resp.StatusCode != http.StatusRequestTimeout || !strings.Contains(body, "did not arrive within 200ms") || !strings.Contains(body, "--body-timeout") {
 		t.Fatalf("slow body: %d %q, want 408 naming the deadline and its flag", resp.StatusCode, body)
 	}

@@ -174,22 +174,6 @@ func chunked(b []byte) io.Reader {
 	return &out
 }
 
-// slowReader yields one byte per interval, n bytes in all.
-type slowReader struct {
-	n        int
-	interval time.Duration
-}
-
-func (s *slowReader) Read(p []byte) (int, error) {
-	if s.n == 0 {
-		return 0, io.EOF
-	}
-	time.Sleep(s.interval)
-	s.n--
-	p[0] = ' '
-	return 1, nil
-}
-
 func TestSlowBodiesAreCutWhileStreamsAndWaitingCallsSurvive(t *testing.T) {
 	const deadline = 500 * time.Millisecond
 	keys, err := server.ParseKeys([]byte(fmt.Sprintf(`{"keys":[{"name":"root","key":%q,"role":"admin"}]}`, authAdminKey)))
@@ -208,7 +192,7 @@ func TestSlowBodiesAreCutWhileStreamsAndWaitingCallsSurvive(t *testing.T) {
 	addr := strings.TrimPrefix(r.URL, "http://")
 	send := func(auth string) (*http.Response, net.Conn) {
 		head := "POST /v1/calls HTTP/1.1\r\nHost: " + addr + "\r\nContent-Type: application/json\r\n" + auth + "Content-Length: 100\r\n\r\n"
-		return rawRequest(t, addr, head, &slowReader{n: 100, interval: 100 * time.Millisecond})
+		return rawRequest(t, addr, head, registrytest.SlowBody(100, 100*time.Millisecond))
 	}
 	started := time.Now()
 	resp, conn := send("")
