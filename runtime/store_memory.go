@@ -17,13 +17,20 @@ import (
 // size bound and copies behave the same.
 type MemoryStore struct {
 	mu          sync.Mutex
-	sessions    map[string][]byte
+	sessions    map[string]memorySession
 	checkpoints map[string][]byte
+}
+
+// memorySession is a stored session: its record and, beside it, its
+// version, so that a save compares versions without decoding the record.
+type memorySession struct {
+	version int64
+	record  []byte
 }
 
 // NewMemoryStore returns an empty store.
 func NewMemoryStore() *MemoryStore {
-	return &MemoryStore{sessions: map[string][]byte{}, checkpoints: map[string][]byte{}}
+	return &MemoryStore{sessions: map[string]memorySession{}, checkpoints: map[string][]byte{}}
 }
 
 // Sessions implements [Store].
@@ -35,12 +42,12 @@ func (s *MemoryStore) Suspensions() SuspensionStore { return memorySuspensions{s
 // Load implements [SessionStore].
 func (s *MemoryStore) Load(_ context.Context, id string) (Session, error) {
 	s.mu.Lock()
-	b, ok := s.sessions[id]
+	stored, ok := s.sessions[id]
 	s.mu.Unlock()
 	if !ok {
 		return Session{}, nil
 	}
-	return UnmarshalSession(b)
+	return UnmarshalSession(stored.record)
 }
 
 // Save implements [SessionStore].
@@ -51,18 +58,10 @@ func (s *MemoryStore) Save(_ context.Context, id string, msgs []model.Message, e
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	var stored int64
-	if cur, ok := s.sessions[id]; ok {
-		sess, err := UnmarshalSession(cur)
-		if err != nil {
-			return 0, err
-		}
-		stored = sess.Version
-	}
-	if stored != expected {
+	if stored := s.sessions[id].version; stored != expected {
 		return 0, sessionConflict(id, expected, stored)
 	}
-	s.sessions[id] = b
+	s.sessions[id] = memorySession{version: expected + 1, record: b}
 	return expected + 1, nil
 }
 
