@@ -256,7 +256,10 @@ func (rt *Runtime) start(ctx context.Context, agent string, in RunInput, oneShot
 // wrong answer leaves the run suspended for the right one.
 func (rt *Runtime) Continue(ctx context.Context, runID string, resp PendingInputResponse) (*RunHandle, error) {
 	c, err := rt.suspensions.Take(ctx, runID, time.Now())
-	if err != nil {
+	switch {
+	case errors.Is(err, ErrNotSuspended):
+		return nil, err // it names the run and why
+	case err != nil:
 		return nil, fmt.Errorf("runtime: continue run %q: %w", runID, err)
 	}
 	var st runState
