@@ -195,7 +195,7 @@ const maxBookkeepingFailureTurns = 8
 // (refused, unknown, over the cap): transcript, event and compact outputs.
 func (r *runner) rejectCall(ac admittedCall) {
 	r.appendResult(ac.CallID, ac.Wire, nil, ac.Failure)
-	r.emit(ToolResultReceived{RunID: r.st.RunID, CallID: ac.CallID, Tool: ac.Ident, Result: ac.Failure.JSON(), Failure: ac.Failure})
+	r.emitCall(ac.CallID, ToolResultReceived{Tool: ac.Ident, Result: ac.Failure.JSON(), Failure: ac.Failure})
 	r.st.Outputs = append(r.st.Outputs, planner.ToolOutput{CallID: ac.CallID, Name: ac.Ident, Result: ac.Failure.JSON(), Failure: ac.Failure})
 }
 
@@ -254,6 +254,9 @@ func (r *runner) complete(reason planner.TerminationReason, final *planner.Final
 	out.Reason = reason
 	out.Final = final
 	out.FinalToolResult = result
+	// The completion is on record before the session is saved: a run log
+	// that cannot record it fails the run before the session changes.
+	r.emit(RunCompleted{Reason: reason})
 	if !r.st.OneShot && r.st.SessionID != "" {
 		// A failed save leaves the session as it was; the output still
 		// carries the run's messages, and says why (RunOutput.SessionNotSaved).
@@ -263,7 +266,6 @@ func (r *runner) complete(reason planner.TerminationReason, final *planner.Final
 		}
 		out.SessionNotSaved, out.SessionConflict = saved.NotSaved, saved.Conflict
 	}
-	r.emit(RunCompleted{RunID: r.st.RunID, Reason: reason})
 	return out
 }
 

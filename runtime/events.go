@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"encoding/json"
 	"sync"
 	"time"
 
@@ -10,7 +11,9 @@ import (
 	"github.com/quiver-go/quiver/tools"
 )
 
-// EventType names an event.
+// EventType names an event. Its string is the "type" field of the event's
+// record ([EventRecord]); event contract v1 adds types, never renames or
+// removes one.
 type EventType string
 
 // The event types.
@@ -25,84 +28,157 @@ const (
 	EventRunCompleted           EventType = "run_completed"
 	EventCacheCheckpointIgnored EventType = "cache_checkpoint_ignored"
 	EventRegistryRead           EventType = "registry_read"
+	EventRunFailed              EventType = "run_failed"
+	EventRunCancelled           EventType = "run_cancelled"
+	EventRunInterrupted         EventType = "run_interrupted"
 )
 
-// Event is one typed run event. Each concrete type below implements it.
+// Event is one typed run event. Each concrete type below implements it;
+// [UnknownEvent] stands for a type this release does not know, read from a
+// run log a newer release wrote.
 type Event interface {
 	// Type names the event.
 	Type() EventType
 	// Run returns the run id.
 	Run() string
+	// Head returns what every event carries: run, session, sequence
+	// number, time, attempt.
+	Head() EventHeader
+	// withHead returns the event with h as its header.
+	withHead(h EventHeader) Event
 }
+
+// EventHeader is what every event carries (event contract v1). It is
+// embedded in each event type, so its fields read as the event's own
+// (ev.RunID, ev.CallID); in a record ([EventRecord]) it is the envelope
+// around the event's data.
+type EventHeader struct {
+	// RunID is the run; SessionID its session ("" for a one-shot run);
+	// Agent the agent that runs it.
+	RunID     string `json:"run_id"`
+	SessionID string `json:"session_id,omitempty"`
+	Agent     string `json:"agent,omitempty"`
+	// ParentRunID and ParentCallID name the run and the tool call that
+	// started this run as a child (agent-as-tool); both are empty for a
+	// run started by an application.
+	ParentRunID  string `json:"parent_run_id,omitempty"`
+	ParentCallID string `json:"parent_call_id,omitempty"`
+	// Seq numbers the run's events from 1, without gaps, across the
+	// run's continuations: a run log keeps one event per (run, seq).
+	Seq int64 `json:"seq"`
+	// Time is when the run emitted the event, on the workflow clock.
+	Time time.Time `json:"time"`
+	// Step is the planning step the event belongs to (1 is the first; 0
+	// before it), and CallID the tool call, for the events of one call:
+	// together, the planning or tool attempt.
+	Step   int    `json:"step,omitempty"`
+	CallID string `json:"call_id,omitempty"`
+}
+
+// Run implements [Event].
+func (h EventHeader) Run() string { return h.RunID }
+
+// Head implements [Event].
+func (h EventHeader) Head() EventHeader { return h }
 
 // RunStarted: a run (or its continuation) began.
 type RunStarted struct {
-	RunID, Agent, SessionID string
+	EventHeader `json:"-"`
 	// Continued is set for a continuation after a suspension.
-	Continued bool
+	Continued bool `json:"continued,omitempty"`
 }
 
-// Planned: a planning step decided.
+// Planned: a planning step decided. Its step is [EventHeader.Step].
 type Planned struct {
-	RunID string
-	Step  int
+	EventHeader `json:"-"`
 	// ToolCalls are the wire names of the planned calls.
-	ToolCalls []string
+	ToolCalls []string `json:"tool_calls,omitempty"`
 	// Final is set when the step answered.
-	Final bool
+	Final bool `json:"final,omitempty"`
 	// Text is the assistant's text of the step.
-	Text string
+	Text string `json:"text,omitempty"`
 }
 
-// ToolCallScheduled: an admitted call is about to run.
+// ToolCallScheduled: an admitted call is about to run. A run log records
+// it before the call's executor is invoked, so a call that was started
+// and never finished is known after a crash (see [RunInterrupted]).
 type ToolCallScheduled struct {
-	RunID, CallID string
-	Tool          tools.Ident
+	EventHeader `json:"-"`
+	Tool        tools.Ident `json:"tool"`
 	// DisplayHint is the rendered call hint (the tool title when no hint
 	// renders).
-	DisplayHint string
-	Payload     []byte
+	DisplayHint string `json:"display_hint,omitempty"`
+	// Payload is the canonical payload the executor receives.
+	Payload json.RawMessage `json:"payload,omitempty"`
 }
 
-// ToolResultReceived: a call finished (or was refused without running).
+// ToolResultReceived: a call finished, was refused without running, or —
+// after a crash — has no known outcome (Failure.Code
+// [toolcall.KindOutcomeUnknown]).
 type ToolResultReceived struct {
-	RunID, CallID string
-	Tool          tools.Ident
+	EventHeader `json:"-"`
+	Tool        tools.Ident `json:"tool"`
 	// Result is the JSON the model sees.
-	Result  []byte
-	Failure *toolcall.Failure
-	Bounds  *toolcall.Bounds
+	Result  json.RawMessage   `json:"result,omitempty"`
+	Failure *toolcall.Failure `json:"failure,omitempty"`
+	Bounds  *toolcall.Bounds  `json:"bounds,omitempty"`
 	// DisplayHint is the rendered result hint.
-	DisplayHint string
-	// Timeline is the call's timeline server data (never sent to models).
-	Timeline []toolcall.ServerData
+	DisplayHint string `json:"display_hint,omitempty"`
+	// Timeline is the call's timeline server data (never sent to models;
+	// internal server data is never in an event).
+	Timeline []toolcall.ServerData `json:"timeline,omitempty"`
 }
 
 // Awaiting: the run suspended.
 type Awaiting struct {
-	RunID   string
-	Pending []PendingItem
+	EventHeader `json:"-"`
+	Pending     []PendingItem `json:"pending"`
 }
 
 // ConfirmationDecided: a pending call was approved or denied. It records
 // the digest of the canonical payload the decision was bound to.
 type ConfirmationDecided struct {
-	RunID, CallID string
-	Tool          tools.Ident
-	PayloadDigest string
-	Approved      bool
+	EventHeader   `json:"-"`
+	Tool          tools.Ident `json:"tool"`
+	PayloadDigest string      `json:"payload_digest"`
+	Approved      bool        `json:"approved"`
 }
 
 // UsageReported: a planning step's model usage.
 type UsageReported struct {
-	RunID string
-	Usage model.Usage
+	EventHeader `json:"-"`
+	Usage       model.Usage `json:"usage"`
 }
 
 // RunCompleted: a run ended.
 type RunCompleted struct {
-	RunID  string
-	Reason planner.TerminationReason
+	EventHeader `json:"-"`
+	Reason      planner.TerminationReason `json:"reason"`
+}
+
+// RunFailed: a run ended with an error ([RunHandle.Wait] returns it).
+type RunFailed struct {
+	EventHeader `json:"-"`
+	Error       string `json:"error"`
+}
+
+// RunCancelled: a run was cancelled ([RunHandle.Cancel], or its context).
+type RunCancelled struct {
+	EventHeader `json:"-"`
+}
+
+// RunInterrupted: the process running the run stopped (a crash, a kill)
+// before the run ended. A runtime on the same run log records it when the
+// lease of the run's owner has lapsed ([WithRunLease]); before it, one
+// [ToolResultReceived] with failure kind [toolcall.KindOutcomeUnknown]
+// reports each call that was started with no recorded outcome. Nothing of
+// an interrupted run is run again.
+type RunInterrupted struct {
+	EventHeader `json:"-"`
+	// Owner is the runtime instance that was running the run.
+	Owner string `json:"owner"`
+	// UnknownCalls are the calls started with no recorded outcome.
+	UnknownCalls []string `json:"unknown_calls,omitempty"`
 }
 
 // CacheCheckpointIgnored: the agent's model could not place a prompt-cache
@@ -114,8 +190,8 @@ type RunCompleted struct {
 // time the checkpoint is ignored (continuations after a suspension
 // included).
 type CacheCheckpointIgnored struct {
-	RunID      string
-	Checkpoint model.CacheCheckpoint
+	EventHeader `json:"-"`
+	Checkpoint  model.CacheCheckpoint `json:"checkpoint"`
 }
 
 // RegistryRead: a planning step read a registry's sources once. A read
@@ -126,22 +202,15 @@ type CacheCheckpointIgnored struct {
 // client's CacheTTL allows it while the registry is unreachable;
 // [RegistryRead.Cause] says why the read failed.
 type RegistryRead struct {
-	RunID    string
-	Step     int
-	Registry string
+	EventHeader `json:"-"`
+	Registry    string `json:"registry"`
 	// Revision is the catalog revision the step's tools come from.
-	Revision    int64
-	NotModified bool
-	Stale       bool
-	Age         time.Duration
-	Cause       string
+	Revision    int64         `json:"revision"`
+	NotModified bool          `json:"not_modified,omitempty"`
+	Stale       bool          `json:"stale,omitempty"`
+	Age         time.Duration `json:"age_ns,omitempty"`
+	Cause       string        `json:"cause,omitempty"`
 }
-
-// Type implements [Event].
-func (RegistryRead) Type() EventType { return EventRegistryRead }
-
-// Run implements [Event].
-func (e RegistryRead) Run() string { return e.RunID }
 
 // Type implements [Event].
 func (RunStarted) Type() EventType { return EventRunStarted }
@@ -168,37 +237,40 @@ func (UsageReported) Type() EventType { return EventUsage }
 func (RunCompleted) Type() EventType { return EventRunCompleted }
 
 // Type implements [Event].
+func (RunFailed) Type() EventType { return EventRunFailed }
+
+// Type implements [Event].
+func (RunCancelled) Type() EventType { return EventRunCancelled }
+
+// Type implements [Event].
+func (RunInterrupted) Type() EventType { return EventRunInterrupted }
+
+// Type implements [Event].
 func (CacheCheckpointIgnored) Type() EventType { return EventCacheCheckpointIgnored }
 
-// Run implements [Event].
-func (e RunStarted) Run() string { return e.RunID }
+// Type implements [Event].
+func (RegistryRead) Type() EventType { return EventRegistryRead }
 
-// Run implements [Event].
-func (e Planned) Run() string { return e.RunID }
+func (e RunStarted) withHead(h EventHeader) Event             { e.EventHeader = h; return e }
+func (e Planned) withHead(h EventHeader) Event                { e.EventHeader = h; return e }
+func (e ToolCallScheduled) withHead(h EventHeader) Event      { e.EventHeader = h; return e }
+func (e ToolResultReceived) withHead(h EventHeader) Event     { e.EventHeader = h; return e }
+func (e Awaiting) withHead(h EventHeader) Event               { e.EventHeader = h; return e }
+func (e ConfirmationDecided) withHead(h EventHeader) Event    { e.EventHeader = h; return e }
+func (e UsageReported) withHead(h EventHeader) Event          { e.EventHeader = h; return e }
+func (e RunCompleted) withHead(h EventHeader) Event           { e.EventHeader = h; return e }
+func (e RunFailed) withHead(h EventHeader) Event              { e.EventHeader = h; return e }
+func (e RunCancelled) withHead(h EventHeader) Event           { e.EventHeader = h; return e }
+func (e RunInterrupted) withHead(h EventHeader) Event         { e.EventHeader = h; return e }
+func (e CacheCheckpointIgnored) withHead(h EventHeader) Event { e.EventHeader = h; return e }
+func (e RegistryRead) withHead(h EventHeader) Event           { e.EventHeader = h; return e }
 
-// Run implements [Event].
-func (e ToolCallScheduled) Run() string { return e.RunID }
-
-// Run implements [Event].
-func (e ToolResultReceived) Run() string { return e.RunID }
-
-// Run implements [Event].
-func (e Awaiting) Run() string { return e.RunID }
-
-// Run implements [Event].
-func (e ConfirmationDecided) Run() string { return e.RunID }
-
-// Run implements [Event].
-func (e UsageReported) Run() string { return e.RunID }
-
-// Run implements [Event].
-func (e RunCompleted) Run() string { return e.RunID }
-
-// Run implements [Event].
-func (e CacheCheckpointIgnored) Run() string { return e.RunID }
-
-// Subscribe calls fn with every event of every run, in order per run,
-// until the returned function is called. fn must not block for long.
+// Subscribe calls fn with every event of every run this runtime runs, in
+// order per run, until the returned function is called: synchronously, in
+// the run's own goroutine, before the run goes on — for tests and simple
+// hosts in the same process. fn must not block for long: it holds the run.
+// A reader in another process, or one that must not hold runs, follows
+// the run log instead ([Runtime.Follow], [RunLog]).
 func (rt *Runtime) Subscribe(fn func(Event)) (unsubscribe func()) {
 	return rt.events.subscribe(fn)
 }

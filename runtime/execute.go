@@ -36,7 +36,7 @@ func (r *runner) execute(b *batchState, ac *admittedCall) (*PendingItem, error) 
 		}
 	}
 	spec := t.spec
-	r.emit(ToolCallScheduled{RunID: r.st.RunID, CallID: ac.CallID, Tool: ac.Ident, DisplayHint: r.rt.callHint(t, payload), Payload: payload})
+	r.emitCall(ac.CallID, ToolCallScheduled{Tool: ac.Ident, DisplayHint: r.rt.callHint(t, payload), Payload: payload})
 	in := executeInput{
 		Ident:   ac.Ident,
 		CallID:  ac.CallID,
@@ -55,6 +55,11 @@ func (r *runner) execute(b *batchState, ac *admittedCall) (*PendingItem, error) 
 	timeout := r.agent.reg.Policy.toolTimeout()
 	if rem, ok := r.remaining(); ok && (timeout == 0 || rem < timeout) {
 		timeout = max(rem, 1)
+	}
+	// The call's scheduling is on record before its executor runs: after
+	// a crash it is reported outcome_unknown, never run again.
+	if err := r.flush(); err != nil {
+		return nil, err
 	}
 	out, err := engine.ExecuteActivity[executeOutput](r.wctx, activityExecute, engine.ActivityOptions{StartToCloseTimeout: timeout}, in)
 	if err != nil {
@@ -108,7 +113,7 @@ func (r *runner) finishCall(b *batchState, ac *admittedCall, spec tools.ToolSpec
 			timeline = append(timeline, sd)
 		}
 	}
-	r.emit(ToolResultReceived{RunID: r.st.RunID, CallID: ac.CallID, Tool: ac.Ident, Result: content, Failure: out.Failure, Bounds: out.Bounds, DisplayHint: out.ResultHint, Timeline: timeline})
+	r.emitCall(ac.CallID, ToolResultReceived{Tool: ac.Ident, Result: content, Failure: out.Failure, Bounds: out.Bounds, DisplayHint: out.ResultHint, Timeline: timeline})
 	if out.Failure == nil && spec.ResultReminder != "" {
 		r.st.ResultReminders = append(r.st.ResultReminders, spec.ResultReminder)
 	}

@@ -97,7 +97,7 @@ func (r *runner) reportIgnoredCheckpoints(cps []model.CacheCheckpoint) {
 			continue
 		}
 		r.st.IgnoredCheckpoints = append(r.st.IgnoredCheckpoints, cp)
-		r.emit(CacheCheckpointIgnored{RunID: r.st.RunID, Checkpoint: cp})
+		r.emit(CacheCheckpointIgnored{Checkpoint: cp})
 	}
 }
 

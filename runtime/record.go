@@ -71,5 +71,8 @@ func (rt *Runtime) putCheckpoint(ctx context.Context, st *runState, pending []Pe
 
 // record runs the record activity from workflow code.
 func (r *runner) record(in recordInput) (recordOutput, error) {
+	if err := r.flush(); err != nil {
+		return recordOutput{}, err
+	}
 	return engine.ExecuteActivity[recordOutput](r.wctx, activityRecord, engine.ActivityOptions{}, in)
 }

@@ -54,13 +54,20 @@ func WithRunID(id string) RunOption {
 	return func(o *runOptions) { o.runID = id }
 }
 
-// RunStatus says how a run ended.
+// RunStatus says how a run ended (in [RunOutput]) or where it stands (in
+// a run log's [RunInfo]).
 type RunStatus string
 
-// The run statuses.
+// The run statuses. A run output is completed or suspended; a run log
+// also knows runs still running and runs that failed, were cancelled or
+// were interrupted by the end of their process ([RunInterrupted]).
 const (
-	StatusCompleted RunStatus = "completed"
-	StatusSuspended RunStatus = "suspended"
+	StatusRunning     RunStatus = "running"
+	StatusCompleted   RunStatus = "completed"
+	StatusSuspended   RunStatus = "suspended"
+	StatusFailed      RunStatus = "failed"
+	StatusCancelled   RunStatus = "cancelled"
+	StatusInterrupted RunStatus = "interrupted"
 )
 
 // RunOutput is a finished (or suspended) run.
@@ -346,6 +353,9 @@ func (rt *Runtime) checkRunRegistries(a *agentEntry) error {
 }
 
 func (rt *Runtime) launch(ctx context.Context, in workflowInput, a *agentEntry) (*RunHandle, error) {
+	if err := rt.holdLease(ctx); err != nil {
+		return nil, err
+	}
 	raw, err := engine.Marshal(in)
 	if err != nil {
 		return nil, fmt.Errorf("runtime: encode run state: %w", err)

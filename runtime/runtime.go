@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"sync"
@@ -39,7 +40,15 @@ type Runtime struct {
 	closing       chan struct{}
 	closeOnce     sync.Once
 
-	events      eventBus
+	events eventBus
+	// runLog records every run's events; runLogShared is set when it was
+	// given (WithRunLog, WithStore), so other runtimes may share it.
+	runLog          RunLog
+	runLogShared    bool
+	runLogRetention time.Duration
+	owner           string
+	lease           runLease
+
 	sessions    SessionStore
 	suspensions SuspensionStore
 	// retention is how long a checkpoint is kept (0: until continued).
@@ -120,7 +129,11 @@ func WithStore(s Store) Option {
 		if s == nil || s.Sessions() == nil || s.Suspensions() == nil {
 			return errors.New("WithStore: store is nil, or gives a nil session or suspension store")
 		}
+		if s.RunLog() == nil {
+			return errors.New("WithStore: store gives a nil run log")
+		}
 		rt.sessions, rt.suspensions = s.Sessions(), s.Suspensions()
+		rt.runLog, rt.runLogShared = s.RunLog(), true
 		return nil
 	}
 }
@@ -183,6 +196,11 @@ func New(opts ...Option) (*Runtime, error) {
 		suspensions: memory.Suspensions(),
 		retention:   DefaultSuspensionRetention,
 		closing:     make(chan struct{}),
+		runLog:      memory.RunLog(),
+		owner:       newOwner(),
+		lease:       runLease{ttl: DefaultRunLease},
+
+		runLogRetention: DefaultRunLogRetention,
 	}
 	for _, o := range opts {
 		if err := o(rt); err != nil {
@@ -194,6 +212,14 @@ func New(opts ...Option) (*Runtime, error) {
 	}
 	if err := rt.registerEngine(); err != nil {
 		return nil, fmt.Errorf("runtime: %w", err)
+	}
+	if rt.runLogShared {
+		rt.keepLease()
+	} else {
+		// A log in this runtime's memory lives exactly as long as its
+		// owner: the lease never lapses.
+		rt.lease.until = time.Unix(1<<40, 0)
+		_ = rt.runLog.Renew(context.Background(), rt.owner, rt.lease.until)
 	}
 	return rt, nil
 }
@@ -239,7 +265,7 @@ func (rt *Runtime) modelForLocked(id string, class model.ModelClass) (model.Clie
 }
 
 // Close stops the runtime's background work — the registry refreshes
-// SyncInterval starts. Runs in flight are not affected; Close is safe to
+// SyncInterval starts, the renewal of its lease on the run log. Runs in flight are not affected; Close is safe to
 // call more than once.
 func (rt *Runtime) Close() error {
 	rt.closeOnce.Do(func() { close(rt.closing) })

@@ -22,6 +22,13 @@ type runState struct {
 	Agent          string            `json:"agent"`
 	OneShot        bool              `json:"one_shot,omitempty"`
 	Labels         map[string]string `json:"labels,omitempty"`
+	// ParentRunID and ParentCallID name the run and call that started
+	// this run as a child (agent-as-tool; empty otherwise).
+	ParentRunID  string `json:"parent_run_id,omitempty"`
+	ParentCallID string `json:"parent_call_id,omitempty"`
+	// EventSeq is the sequence number of the run's latest event: a
+	// continuation numbers on from it.
+	EventSeq int64 `json:"event_seq,omitempty"`
 
 	// Transcript is the session history followed by this run's messages,
 	// which start at TurnStart.

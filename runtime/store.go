@@ -118,10 +118,15 @@ type SuspensionStore interface {
 	Expire(ctx context.Context, now time.Time) ([]Checkpoint, error)
 }
 
-// Store is one backend holding both stores ([WithStore]).
+// Store is one backend holding the session and suspension stores and the
+// run log ([WithStore]).
+//
+// Migration: RunLog is new; a custom Store returns its run log, or
+// [NewMemoryRunLog]'s to keep run events in memory.
 type Store interface {
 	Sessions() SessionStore
 	Suspensions() SuspensionStore
+	RunLog() RunLog
 }
 
 // SessionConflictError is the error [RunHandle.Wait] (and [Runtime.Run])

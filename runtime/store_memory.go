@@ -11,14 +11,15 @@ import (
 	"github.com/quiver-go/quiver/model"
 )
 
-// MemoryStore is the default [Store]: sessions and checkpoints in process
-// memory, lost with the process. Records go through the same encoding as
+// MemoryStore is the default [Store]: sessions, checkpoints and run events
+// in process memory, lost with the process. Records go through the same encoding as
 // on a durable store ([MarshalSession], [MarshalCheckpoint]), so their
 // size bound and copies behave the same.
 type MemoryStore struct {
 	mu          sync.Mutex
 	sessions    map[string]memorySession
 	checkpoints map[string][]byte
+	runLog      RunLog
 }
 
 // memorySession is a stored session: its record and, beside it, its
@@ -30,7 +31,7 @@ type memorySession struct {
 
 // NewMemoryStore returns an empty store.
 func NewMemoryStore() *MemoryStore {
-	return &MemoryStore{sessions: map[string]memorySession{}, checkpoints: map[string][]byte{}}
+	return &MemoryStore{sessions: map[string]memorySession{}, checkpoints: map[string][]byte{}, runLog: NewMemoryRunLog()}
 }
 
 // Sessions implements [Store].
@@ -38,6 +39,9 @@ func (s *MemoryStore) Sessions() SessionStore { return s }
 
 // Suspensions implements [Store].
 func (s *MemoryStore) Suspensions() SuspensionStore { return memorySuspensions{s} }
+
+// RunLog implements [Store].
+func (s *MemoryStore) RunLog() RunLog { return s.runLog }
 
 // Load implements [SessionStore].
 func (s *MemoryStore) Load(_ context.Context, id string) (Session, error) {

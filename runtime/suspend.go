@@ -78,12 +78,15 @@ func (r *runner) await(a *planner.Await) (RunOutput, *planner.Finalize, bool, er
 func (r *runner) suspend(items []PendingItem) (RunOutput, *planner.Finalize, bool, error) {
 	r.st.Elapsed = r.active()
 	pending := pendingState{Items: items}
+	// The suspension is on record (and its sequence number in the
+	// checkpoint) before the checkpoint is stored: a continuation, which
+	// may start at once in another process, records after it.
+	r.emit(Awaiting{Pending: items})
 	if _, err := r.record(recordInput{State: r.st, Suspended: &pending}); err != nil {
 		return RunOutput{}, nil, false, err
 	}
 	out := r.output(StatusSuspended)
 	out.Suspension = &RunSuspension{RunID: r.st.RunID, Pending: items}
-	r.emit(Awaiting{RunID: r.st.RunID, Pending: items})
 	return out, nil, true, nil
 }
 
@@ -104,7 +107,7 @@ func (r *runner) resume(resp PendingInputResponse) (RunOutput, bool, error) {
 			ac.Decided = &approved
 			digest := tools.PayloadDigest(ac.Payload)
 			r.st.Decided = append(r.st.Decided, decidedCall{CallID: ac.CallID, Digest: digest})
-			r.emit(ConfirmationDecided{RunID: r.st.RunID, CallID: ac.CallID, Tool: ac.Ident, PayloadDigest: digest, Approved: approved})
+			r.emitCall(ac.CallID, ConfirmationDecided{Tool: ac.Ident, PayloadDigest: digest, Approved: approved})
 			if !approved {
 				spec := r.callSpec(ac)
 				if c, ok := r.confirmationSpec(ac); ok {
@@ -115,7 +118,7 @@ func (r *runner) resume(resp PendingInputResponse) (RunOutput, bool, error) {
 					denied = toolcall.Denied().JSON()
 				}
 				r.appendResult(ac.CallID, ac.Wire, denied, nil)
-				r.emit(ToolResultReceived{RunID: r.st.RunID, CallID: ac.CallID, Tool: ac.Ident, Result: denied})
+				r.emitCall(ac.CallID, ToolResultReceived{Tool: ac.Ident, Result: denied})
 				r.st.Outputs = append(r.st.Outputs, planner.ToolOutput{CallID: ac.CallID, Name: ac.Ident, Result: denied})
 				b.Next++
 			}

@@ -35,6 +35,9 @@ type runner struct {
 	// contracts are the saved contracts of the latest step's registry
 	// calls, by call id.
 	contracts map[string]*savedContract
+	// unlogged are the events emitted since the last append to the run
+	// log (flush).
+	unlogged []EventRecord
 }
 
 // runWorkflow is the run's workflow: deterministic, I/O only in activities.
@@ -44,9 +47,15 @@ func (rt *Runtime) runWorkflow(wctx engine.WorkflowContext, in workflowInput) (R
 		return RunOutput{}, err
 	}
 	r := &runner{rt: rt, wctx: wctx, agent: a, st: &in.State, segmentStart: wctx.Now()}
-	r.emit(RunStarted{RunID: r.st.RunID, Agent: r.st.Agent, SessionID: r.st.SessionID, Continued: in.Resume != nil})
-	if in.Resume != nil {
-		if out, done, err := r.resume(*in.Resume); done || err != nil {
+	r.emit(RunStarted{Continued: in.Resume != nil})
+	return r.end(r.segment(in.Resume))
+}
+
+// segment runs the segment from its start, or from the answer that
+// continues it.
+func (r *runner) segment(resume *PendingInputResponse) (RunOutput, error) {
+	if resume != nil {
+		if out, done, err := r.resume(*resume); done || err != nil {
 			return out, err
 		}
 	}
@@ -84,6 +93,9 @@ func (r *runner) plan(finalize *planner.Finalize) (*planner.PlanResult, error) {
 	} else if rem, ok := r.remaining(); ok && (timeout == 0 || rem < timeout) {
 		timeout = rem
 	}
+	if err := r.flush(); err != nil {
+		return nil, err
+	}
 	in := planInput{State: *r.st, Finalize: finalize}
 	out, err := engine.ExecuteActivity[planOutput](r.wctx, activityPlan, engine.ActivityOptions{StartToCloseTimeout: timeout}, in)
 	if err != nil {
@@ -114,13 +126,13 @@ func (r *runner) plan(finalize *planner.Finalize) (*planner.PlanResult, error) {
 	r.refused = out.Refused
 	r.contracts = out.Contracts
 	for _, read := range out.Reads {
-		r.emit(RegistryRead{RunID: r.st.RunID, Step: r.st.Step, Registry: read.Registry, Revision: read.Revision,
+		r.emit(RegistryRead{Registry: read.Registry, Revision: read.Revision,
 			NotModified: read.NotModified, Stale: read.Stale, Age: read.Age, Cause: read.Cause})
 	}
 	res := &out.Result
 	r.st.Transcript = append(r.st.Transcript, res.Messages...)
 	r.st.Usage = r.st.Usage.Add(res.Usage)
-	ev := Planned{RunID: r.st.RunID, Step: r.st.Step, Final: res.FinalResponse != nil}
+	ev := Planned{Final: res.FinalResponse != nil}
 	for _, c := range res.ToolCalls {
 		ev.ToolCalls = append(ev.ToolCalls, callName(c))
 	}
@@ -128,7 +140,7 @@ func (r *runner) plan(finalize *planner.Finalize) (*planner.PlanResult, error) {
 		ev.Text += m.TextContent()
 	}
 	r.emit(ev)
-	r.emit(UsageReported{RunID: r.st.RunID, Usage: res.Usage})
+	r.emit(UsageReported{Usage: res.Usage})
 	r.reportIgnoredCheckpoints(out.IgnoredCheckpoints)
 	return res, nil
 }
@@ -233,13 +245,6 @@ func (r *runner) remaining() (time.Duration, bool) {
 // active is the run's active time so far.
 func (r *runner) active() time.Duration {
 	return r.st.Elapsed + r.wctx.Now().Sub(r.segmentStart)
-}
-
-// emit publishes an event unless the workflow is replaying.
-func (r *runner) emit(e Event) {
-	if !r.wctx.IsReplaying() {
-		r.rt.events.publish(e)
-	}
 }
 
 func callName(c planner.ToolRequest) string {
