@@ -69,7 +69,8 @@ type RunLog interface {
 	// sequence number is stored already is skipped when its record
 	// ([MarshalEvent]) is the one stored — a retried step records nothing
 	// twice — and fails the call, wrapping ErrEventConflict, when it
-	// differs. The first new event must follow the run's last (1 for a
+	// differs (and also wrapping ErrRunEnded when the run has ended: a
+	// writer that lost its lease). The first new event must follow the run's last (1 for a
 	// new run) and the others follow it (ErrEventGap); a new event of a
 	// run whose status has ended fails wrapping ErrRunEnded. The run's
 	// info follows the events appended: status ([StatusAfter]), owner,

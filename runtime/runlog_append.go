@@ -33,6 +33,9 @@ func PlanAppend(info RunInfo, owner string, events []EventRecord, stored func(se
 			if err != nil {
 				return info, nil, err
 			}
+			if !bytes.Equal(old, b) && info.Status.Ended() {
+				return info, nil, fmt.Errorf("%w (%w): run %s is %s, recorded by %s, and its event %d holds another %s event than the one appended", ErrRunEnded, ErrEventConflict, rec.RunID, info.Status, info.Owner, rec.Seq, rec.Type)
+			}
 			if !bytes.Equal(old, b) {
 				return info, nil, fmt.Errorf("%w: event %d of run %s is stored already, and the one appended differs (a %s event, stored by the run's owner %s): two runtimes are writing this run", ErrEventConflict, rec.Seq, rec.RunID, rec.Type, info.Owner)
 			}

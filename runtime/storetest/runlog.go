@@ -159,6 +159,12 @@ func logEnded(t *testing.T, l runtime.RunLog) {
 	if !errors.Is(err, runtime.ErrRunEnded) {
 		t.Fatalf("Append after the run completed = %v; want ErrRunEnded", err)
 	}
+	// A writer that lost its lease appends its own event where the run's
+	// end now is: the error says the run ended.
+	late := ev("r1", 3, runtime.EventToolResult, `{"tool":"a.b"}`)
+	if err := l.Append(ctx, "o2", []runtime.EventRecord{late}); !errors.Is(err, runtime.ErrRunEnded) || !errors.Is(err, runtime.ErrEventConflict) {
+		t.Fatalf("Append of another event at an ended run's last seq = %v; want ErrRunEnded and ErrEventConflict", err)
+	}
 }
 
 func logStatus(t *testing.T, l runtime.RunLog) {

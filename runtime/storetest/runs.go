@@ -30,6 +30,99 @@ func RunRuntime(t *testing.T, open func(t *testing.T) (a, b runtime.Store)) {
 	t.Run("ConcurrentRunsOfOneSession", func(t *testing.T) { a, b := open(t); concurrentSessionRuns(t, a, b) })
 	t.Run("ContinuedOnceFromEitherRuntime", func(t *testing.T) { a, b := open(t); continuedOnce(t, a, b) })
 	t.Run("CheckpointHoldsNoInternalServerData", func(t *testing.T) { a, _ := open(t); noInternalData(t, a) })
+	t.Run("RunLogHoldsNoInternalServerData", func(t *testing.T) { a, _ := open(t); logNoInternalData(t, a) })
+	t.Run("RunLogFollowedFromTheOtherRuntime", func(t *testing.T) { a, b := open(t); logFollowedAcross(t, a, b) })
+}
+
+// chartThenCancel is orders.chart with server data of every audience, and
+// orders.cancelOrder's plain result.
+var chartThenCancel = toolcall.ExecutorFunc(func(_ context.Context, call *toolcall.Call) (*toolcall.Result, error) {
+	if call.Ident != "orders.chart" {
+		return &toolcall.Result{Result: json.RawMessage(`{"cancelled":true}`)}, nil
+	}
+	return &toolcall.Result{Result: json.RawMessage(`{"charted":true}`), ServerData: []toolcall.ServerData{
+		{Kind: "metrics.points", Audience: tools.AudienceTimeline, Data: json.RawMessage(`"TIMELINE-POINTS"`)},
+		{Kind: "audit.evidence", Audience: tools.AudienceEvidence, Data: json.RawMessage(`"EVIDENCE-ROWS"`)},
+		{Kind: "composition.sidecar", Audience: tools.AudienceInternal, Data: json.RawMessage(`"` + internalMarker + `"`)},
+	}}, nil
+})
+
+// logNoInternalData: a run whose tool produced server data of every
+// audience, approved and completed: its run log records the timeline,
+// never the internal data.
+func logNoInternalData(t *testing.T, s runtime.Store) {
+	rt := newRuntime(t, s, chartThenCancel,
+		scripted.Calls(scripted.ToolCallSpec{Name: "chart", Payload: `{}`}, scripted.ToolCallSpec{Name: "cancelOrder", Payload: `{"order_id":"A-1"}`}),
+		scripted.Reply("Done."))
+	out, err := rt.Run(ctx, "desk", input("chart, then cancel A-1", ""))
+	if err != nil || out.Status != runtime.StatusSuspended {
+		t.Fatalf("run: %+v, %v; want suspended", out, err)
+	}
+	h, err := rt.Continue(ctx, out.RunID, out.Suspension.Pending[0].Approve())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.Wait(ctx); err != nil {
+		t.Fatal(err)
+	}
+	recs, err := s.RunLog().Read(ctx, out.RunID, 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stored strings.Builder
+	for _, rec := range recs {
+		b, err := runtime.MarshalEvent(rec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		stored.Write(b)
+	}
+	if !strings.Contains(stored.String(), "TIMELINE-POINTS") || !strings.Contains(stored.String(), `"type":"run_completed"`) {
+		t.Fatalf("the run log lost the timeline or the completion: %s", stored.String())
+	}
+	if strings.Contains(stored.String(), internalMarker) {
+		t.Fatal("internal server data reached the run log")
+	}
+}
+
+// logFollowedAcross: a run on runtime A, followed from B's store: the
+// follower sees every event A's subscribers saw, in order.
+func logFollowedAcross(t *testing.T, a, b runtime.Store) {
+	rt := newRuntime(t, a, chartThenCancel,
+		scripted.Call("chart", `{}`), scripted.Call("hold", `{"order_id":"A-2"}`), scripted.Reply("Done."))
+	var mu sync.Mutex
+	var subscribed []int64
+	defer rt.Subscribe(func(e runtime.Event) {
+		mu.Lock()
+		defer mu.Unlock()
+		subscribed = append(subscribed, e.Head().Seq)
+	})()
+	followed := make(chan []int64, 1)
+	go func() {
+		var seen []int64
+		err := runtime.FollowRunLog(ctx, b.RunLog(), "r-across", 0, func(rec runtime.EventRecord) error {
+			seen = append(seen, rec.Seq)
+			return nil
+		})
+		if err != nil {
+			t.Error(err)
+		}
+		followed <- seen
+	}()
+	if _, err := rt.Run(ctx, "desk", input("chart and hold", ""), runtime.WithRunID("r-across")); err != nil {
+		t.Fatal(err)
+	}
+	seen := <-followed
+	mu.Lock()
+	defer mu.Unlock()
+	if len(seen) == 0 || len(seen) != len(subscribed) {
+		t.Fatalf("the follower saw %v; the run emitted %v", seen, subscribed)
+	}
+	for i := range seen {
+		if seen[i] != int64(i+1) || subscribed[i] != seen[i] {
+			t.Fatalf("the follower saw %v; the run emitted %v", seen, subscribed)
+		}
+	}
 }
 
 // ordersToolset declares orders.hold (which runs exec), orders.cancelOrder
