@@ -61,7 +61,7 @@ command or flag, a missing argument, a bad flag value).`,
 	root.CompletionOptions.DisableDefaultCmd = true
 	root.SetVersionTemplate("quiver {{.Version}}\n")
 	root.SetFlagErrorFunc(flagError)
-	root.AddCommand(newServeCommand(), newSearchCommand(), newCatalogCommand(), newRegistryCommand(), newBenchCommand())
+	root.AddCommand(newServeCommand(), newSearchCommand(), newCatalogCommand(), newRegistryCommand(), newRunsCommand(), newBenchCommand())
 	root.SetHelpCommand(newHelpCommand())
 	return root
 }

@@ -24,9 +24,10 @@ const Answer = "Order A-1 is cancelled."
 const Prompt = "Cancel order A-1?"
 
 // New returns a runtime on store whose model is client, running the agent
-// over orders.cancelOrder, which exec runs once approved.
-func New(store runtime.Store, client model.Client, exec toolcall.Executor) (*runtime.Runtime, error) {
-	rt, err := runtime.New(runtime.WithStore(store), runtime.WithModel(model.ModelClassDefault, client))
+// over orders.cancelOrder, which exec runs once approved; opts add to the
+// runtime's options.
+func New(store runtime.Store, client model.Client, exec toolcall.Executor, opts ...runtime.Option) (*runtime.Runtime, error) {
+	rt, err := runtime.New(append([]runtime.Option{runtime.WithStore(store), runtime.WithModel(model.ModelClassDefault, client)}, opts...)...)
 	if err != nil {
 		return nil, err
 	}
@@ -103,5 +104,29 @@ func LoggingExecutor(logPath string) toolcall.Executor {
 			return nil, err
 		}
 		return &toolcall.Result{Result: json.RawMessage(`{"cancelled":true}`)}, nil
+	})
+}
+
+// HangingExecutor appends one line to logPath, synced, naming the call,
+// then blocks until ctx ends: a call that is started and never finishes,
+// for the tests that kill its process.
+func HangingExecutor(logPath string) toolcall.Executor {
+	return toolcall.ExecutorFunc(func(ctx context.Context, call *toolcall.Call) (*toolcall.Result, error) {
+		f, err := os.OpenFile(logPath, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
+		if err != nil {
+			return nil, err
+		}
+		_, err = fmt.Fprintf(f, "started %s (process %d)\n", call.Meta.ToolCallID, os.Getpid())
+		if err == nil {
+			err = f.Sync()
+		}
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return nil, err
+		}
+		<-ctx.Done()
+		return nil, ctx.Err()
 	})
 }
