@@ -94,9 +94,12 @@ func TestOpenRefusesAnotherStoresFile(t *testing.T) {
 // TestOpenRefusesAnotherLayout: a file of a later layout is not misread.
 func TestOpenRefusesAnotherLayout(t *testing.T) {
 	path := filepath.Join(t.TempDir(), boltstore.FileName)
-	writeRaw(t, path, []byte("meta"), []byte("layout"), []byte("2"))
-	if _, err := boltstore.Open(path); err == nil || !strings.Contains(err.Error(), `layout "2"`) {
-		t.Fatalf("Open of a layout-2 file: %v, want a refusal naming its layout", err)
+	writeRaw(t, path, []byte("meta"), []byte("layout"), []byte("3"))
+	if _, err := boltstore.Open(path); err == nil || !strings.Contains(err.Error(), `layout "3"`) {
+		t.Fatalf("Open of a layout-3 file: %v, want a refusal naming its layout", err)
+	}
+	if got := readRaw(t, path, []byte("meta"), []byte("layout")); string(got) != "3" {
+		t.Fatalf("the refused file's layout became %q", got)
 	}
 }
 

@@ -29,13 +29,20 @@ var (
 )
 
 // Store is the embedded durable [runtime.Store]: it is its own
-// [runtime.SessionStore] and [runtime.SuspensionStore]. It is safe for
+// [runtime.SessionStore] and [runtime.SuspensionStore], and its
+// [Store.RunLog] keeps the run log in the same file. It is safe for
 // concurrent use.
 type Store struct {
 	db        *bbolt.DB
 	path      string
 	closeOnce sync.Once
 	closeErr  error
+	// done is closed by Close: waiters on the run log watch it.
+	done chan struct{}
+	// mu guards changed, which is closed, and replaced, after every
+	// append that wrote an event: waiters on the run log watch it.
+	mu      sync.Mutex
+	changed chan struct{}
 }
 
 // Compile-time checks of the interfaces Store implements.
@@ -43,6 +50,7 @@ var (
 	_ runtime.Store           = (*Store)(nil)
 	_ runtime.SessionStore    = (*Store)(nil)
 	_ runtime.SuspensionStore = (*Store)(nil)
+	_ runtime.RunLog          = runLog{}
 )
 
 // Open opens or creates the store file at path (conventionally
@@ -70,14 +78,15 @@ func Open(path string, opts ...Option) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("boltstore: open %s: %w", path, err)
 	}
-	return &Store{db: db, path: path}, nil
+	return &Store{db: db, path: path, done: make(chan struct{}), changed: make(chan struct{})}, nil
 }
 
 // Close closes the file, after the transactions in progress end; later
-// calls fail wrapping [ErrClosed]. Closing again returns what the first
-// Close did.
+// calls fail wrapping [ErrClosed], and so do the run log's Waits in
+// progress. Closing again returns what the first Close did.
 func (s *Store) Close() error {
 	s.closeOnce.Do(func() {
+		close(s.done)
 		if err := s.db.Close(); err != nil {
 			s.closeErr = fmt.Errorf("boltstore: close %s: %w", s.path, err)
 		}
