@@ -81,8 +81,9 @@ type RunLog interface {
 	// after, in order (limit 0: all). A run with no event has none.
 	Read(ctx context.Context, runID string, after int64, limit int) ([]EventRecord, error)
 	// Wait blocks until the run has an event after sequence number
-	// after, timeout passes or ctx is done, and reports whether it has.
-	// It works for a run with no event yet.
+	// after, timeout passes or ctx is done, and reports whether it has
+	// (ctx's error when it ended the wait). It works for a run with no
+	// event yet; a timeout of 0 or less checks once.
 	Wait(ctx context.Context, runID string, after int64, timeout time.Duration) (bool, error)
 	// Run returns the run's info, wrapping ErrUnknownRun for a run with
 	// no event.
@@ -90,8 +91,9 @@ type RunLog interface {
 	// Runs returns the runs f selects, the most recently updated first
 	// (ties by run id).
 	Runs(ctx context.Context, f RunFilter) ([]RunInfo, error)
-	// Renew holds owner's lease until until: its running runs are not
-	// stale before then.
+	// Renew holds owner's lease until until (replacing any earlier one,
+	// even a later one): its running runs are not stale before then. An
+	// empty owner is refused, as it is by Append.
 	Renew(ctx context.Context, owner string, until time.Time) error
 	// Stale returns the running runs whose owner holds no lease after
 	// now, the least recently updated first.

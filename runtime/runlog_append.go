@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 )
 
@@ -19,6 +20,9 @@ type StoredEvent struct {
 // every event is stored already. It changes nothing; the store writes
 // the result in one transaction with the read of info.
 func PlanAppend(info RunInfo, owner string, events []EventRecord, stored func(seq int64) ([]byte, error)) (RunInfo, []StoredEvent, error) {
+	if owner == "" {
+		return info, nil, errors.New("runtime: an Append without an owner: name the runtime instance appending (Runtime.Owner)")
+	}
 	var out []StoredEvent
 	for i, rec := range events {
 		if i > 0 && rec.RunID != events[0].RunID {

@@ -3,6 +3,7 @@ package runtime
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"sync"
@@ -143,6 +144,9 @@ func (l *memoryRunLog) Runs(ctx context.Context, f RunFilter) ([]RunInfo, error)
 func (l *memoryRunLog) Renew(ctx context.Context, owner string, until time.Time) error {
 	if err := ctx.Err(); err != nil {
 		return err
+	}
+	if owner == "" {
+		return errors.New("runtime: Renew without an owner: name the runtime instance holding the lease")
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()

@@ -349,6 +349,12 @@ func logBadRecords(t *testing.T, l runtime.RunLog) {
 	if err := l.Append(ctx, "o1", []runtime.EventRecord{huge}); !errors.Is(err, runtime.ErrRecordTooLarge) {
 		t.Fatalf("an event over MaxRecordBytes: %v; want ErrRecordTooLarge", err)
 	}
+	if err := l.Append(ctx, "", []runtime.EventRecord{ev("r1", 1, runtime.EventRunStarted, `{}`)}); err == nil {
+		t.Fatal("an Append without an owner was accepted")
+	}
+	if err := l.Renew(ctx, "", epoch); err == nil {
+		t.Fatal("a Renew without an owner was accepted")
+	}
 	mixed := []runtime.EventRecord{ev("r1", 1, runtime.EventRunStarted, `{}`), ev("r2", 1, runtime.EventRunStarted, `{}`)}
 	if err := l.Append(ctx, "o1", mixed); err == nil {
 		t.Fatal("one Append of two runs' events was accepted")
