@@ -81,7 +81,7 @@ const (
 // command. An example must work for a user who copies it, so it may name
 // no file and only tools of the embedded catalog, and what it needs
 // running is said by a requirement line before it (withQuiverServe,
-// withRedis), which the test starts: quiver serve on a free port, found by
+// withRedis, withRecordedRun), which the test starts: quiver serve on a free port, found by
 // the registry commands through its data folder, or a redis-server on
 // 127.0.0.1:6379 when that port is free (else those examples are
 // skipped). Every command that does something has examples.
@@ -122,8 +122,18 @@ func TestHelpExamplesRun(t *testing.T) {
 						started[line] = true
 					}
 					continue
+				case line == withRecordedRun:
+					if !started[line] {
+						dir, err := defaultDataDir()
+						if err != nil {
+							t.Fatal(err)
+						}
+						recordRunsIn(t, dir)
+						started[line] = true
+					}
+					continue
 				case strings.HasPrefix(line, "# with "):
-					t.Errorf("%s: requirement %q: the test knows only %q and %q", cmd.CommandPath(), line, withQuiverServe, withRedis)
+					t.Errorf("%s: requirement %q: the test knows only %q, %q and %q", cmd.CommandPath(), line, withQuiverServe, withRedis, withRecordedRun)
 					continue
 				case strings.HasPrefix(line, "#"):
 					continue

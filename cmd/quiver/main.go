@@ -14,6 +14,9 @@
 //	quiver registry search "<query>" [--limit N] [--json]
 //	quiver registry resolve NAME [--version V] [--json]
 //	quiver registry call TOOLSET.TOOL --payload JSON|@FILE [--call-id ID] [--timeout D] [--json]
+//	quiver runs ls [--data DIR | --redis URL [--prefix P]] [--session ID] [--agent A] [--status S] [--limit N] [--json]
+//	quiver runs show RUN [--data DIR | --redis URL [--prefix P]] [--json]
+//	quiver runs tail RUN [--data DIR | --redis URL [--prefix P]] [--after N] [--json]
 //	quiver bench registry [--calls N] [--concurrency C] [--data DIR] [--json]
 //	quiver --version
 //
@@ -51,6 +54,13 @@
 // quiver bench registry measures calls through an in-process registry
 // against direct HTTP calls to the same executor, and exits 1 if a call
 // was lost or run twice.
+//
+// quiver runs reads the run log of an application that runs agents: every
+// event of every run, from the data folder's runs.db (which one process
+// holds at a time) or from Redis, where runs are followed live. ls lists
+// runs with their status, show prints one run's events and what it waits
+// for, tail prints events as they are recorded until the run ends or
+// suspends.
 //
 // Exit status: 0 on success, 1 on a failure, 2 on a usage error (an
 // unknown command or flag, a missing argument, a bad flag value).

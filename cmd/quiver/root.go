@@ -38,8 +38,8 @@ func newRootCommand() *cobra.Command {
 the example toolsets to MCP clients through a registry (quiver serve), ranks
 a catalog's tools for a request, evaluates the rankers on labelled queries,
 measures what advertising a catalog costs in tokens, runs the tool registry
-and calls the tools registered in it, and benchmarks the registry and the
-MCP server.
+and calls the tools registered in it, shows an application's agent runs
+from its run log, and benchmarks the registry and the MCP server.
 
 Without --catalog, commands use the embedded example catalog
 (internal/catalogs/workspace.json).
