@@ -1,0 +1,162 @@
+package redisstore_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/quiver-go/quiver/internal/redistest"
+	"github.com/quiver-go/quiver/runtime"
+	"github.com/quiver-go/quiver/runtime/redisstore"
+	"github.com/quiver-go/quiver/runtime/storetest"
+)
+
+// TestRunLogConformance runs the run log's suite on one redis-server, each
+// subtest's store under a prefix of its own.
+func TestRunLogConformance(t *testing.T) {
+	t.Parallel()
+	srv := redistest.Start(t, redistest.Options{})
+	storetest.RunLog(t, func(t *testing.T) runtime.RunLog {
+		return open(t, srv, redisstore.WithPrefix(redistest.NewPrefix())).RunLog()
+	})
+}
+
+// TestRunLogConformanceShared: the run logs of two Store values, each with
+// its own client (two processes), on one prefix.
+func TestRunLogConformanceShared(t *testing.T) {
+	t.Parallel()
+	srv := redistest.Start(t, redistest.Options{})
+	storetest.RunLogShared(t, func(t *testing.T) (a, b runtime.RunLog) {
+		p := redistest.NewPrefix()
+		return open(t, srv, redisstore.WithPrefix(p)).RunLog(), open(t, srv, redisstore.WithPrefix(p)).RunLog()
+	})
+}
+
+// at is the time of the events of these tests.
+var at = time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+
+// event is event seq of run r1 of type typ.
+func event(seq int64, typ runtime.EventType) runtime.EventRecord {
+	return runtime.EventRecord{Version: runtime.EventFormat, Type: typ, Data: []byte(`{}`),
+		EventHeader: runtime.EventHeader{RunID: "r1", SessionID: "s1", Agent: "desk", Seq: seq, Time: at.Add(time.Duration(seq) * time.Nanosecond)}}
+}
+
+// TestStreamEntryIDIsTheSeq: event n of a run is entry 0-n of the stream
+// <prefix>log:<run>, field e holding its record, so that a reader outside
+// this package follows a run with XREAD from the entry of its cursor.
+func TestStreamEntryIDIsTheSeq(t *testing.T) {
+	t.Parallel()
+	srv := redistest.Start(t, redistest.Options{})
+	c := srv.Client(t)
+	ctx := t.Context()
+	p := redistest.NewPrefix()
+	l := open(t, srv, redisstore.WithPrefix(p)).RunLog()
+	evs := []runtime.EventRecord{event(1, runtime.EventRunStarted), event(2, runtime.EventPlanned), event(3, runtime.EventUsage)}
+	if err := l.Append(ctx, "o1", evs); err != nil {
+		t.Fatal(err)
+	}
+	got, err := c.XRead(ctx, &redis.XReadArgs{Streams: []string{p + "log:r1", "0-1"}, Block: -1}).Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1 || len(got[0].Messages) != 2 {
+		t.Fatalf("XREAD after 0-1 = %+v; want entries 0-2 and 0-3", got)
+	}
+	for i, m := range got[0].Messages {
+		want, _ := runtime.MarshalEvent(evs[i+1])
+		if id := "0-" + string(rune('2'+i)); m.ID != id || m.Values["e"] != string(want) || len(m.Values) != 1 {
+			t.Fatalf("entry %d = %s %v; want id %s, field e = %s", i, m.ID, m.Values, id, want)
+		}
+	}
+	// The run's info is a hash, its times exact to the nanosecond.
+	info, err := l.Run(ctx, "r1")
+	if err != nil || !info.StartedAt.Equal(at.Add(time.Nanosecond)) || !info.UpdatedAt.Equal(at.Add(3*time.Nanosecond)) || info.LastSeq != 3 {
+		t.Fatalf("Run = %+v, %v", info, err)
+	}
+	if h, _ := c.HGetAll(ctx, p+"run:r1").Result(); h["status"] != "running" || h["owner"] != "o1" || h["last"] != "3" || h["session"] != "s1" {
+		t.Fatalf("run hash = %v", h)
+	}
+}
+
+// TestWaitHonoursItsContext: a Wait blocked on Redis returns soon after
+// its context is cancelled, not at its timeout.
+func TestWaitHonoursItsContext(t *testing.T) {
+	t.Parallel()
+	srv := redistest.Start(t, redistest.Options{})
+	l := open(t, srv, redisstore.WithPrefix(redistest.NewPrefix())).RunLog()
+	ctx, cancel := context.WithTimeout(t.Context(), 200*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	has, err := l.Wait(ctx, "r1", 0, time.Minute)
+	if has || !errors.Is(err, context.DeadlineExceeded) || time.Since(start) > 5*time.Second {
+		t.Fatalf("Wait = %v, %v after %v; want the context's error within a second or so", has, err, time.Since(start))
+	}
+}
+
+// TestAppendRefusalsSayWhy: the errors of refused appends name the event
+// and what to do, and a refused append writes nothing.
+func TestAppendRefusalsSayWhy(t *testing.T) {
+	t.Parallel()
+	srv := redistest.Start(t, redistest.Options{})
+	ctx := t.Context()
+	l := open(t, srv, redisstore.WithPrefix(redistest.NewPrefix())).RunLog()
+	if err := l.Append(ctx, "o1", []runtime.EventRecord{event(1, runtime.EventRunStarted), event(2, runtime.EventRunCompleted)}); err != nil {
+		t.Fatal(err)
+	}
+	other := event(2, runtime.EventRunFailed)
+	for _, c := range []struct {
+		evs  []runtime.EventRecord
+		is   error
+		says string
+	}{
+		{[]runtime.EventRecord{other}, runtime.ErrEventConflict, "event 2 of run r1 is stored already, and the one appended differs (a run_failed event, stored by the run's owner o1)"},
+		{[]runtime.EventRecord{event(4, runtime.EventUsage)}, runtime.ErrEventGap, "event 4 of run r1 follows event 2"},
+		{[]runtime.EventRecord{event(2, runtime.EventRunCompleted), event(3, runtime.EventUsage)}, runtime.ErrRunEnded, "run r1 is completed, so its event 3 (usage) is not recorded"},
+	} {
+		err := l.Append(ctx, "o2", c.evs)
+		if !errors.Is(err, c.is) || !strings.Contains(err.Error(), c.says) {
+			t.Errorf("Append = %v; want %v saying %q", err, c.is, c.says)
+		}
+	}
+	// Two events at one new seq in one append: the second is the first's
+	// retry when equal, a conflict when not.
+	l2 := open(t, srv, redisstore.WithPrefix(redistest.NewPrefix())).RunLog()
+	if err := l2.Append(ctx, "o1", []runtime.EventRecord{event(1, runtime.EventRunStarted), event(1, runtime.EventRunStarted)}); err != nil {
+		t.Fatalf("an event twice in one append: %v", err)
+	}
+	err := l2.Append(ctx, "o1", []runtime.EventRecord{event(2, runtime.EventUsage), event(2, runtime.EventPlanned)})
+	if !errors.Is(err, runtime.ErrEventConflict) {
+		t.Fatalf("two events at seq 2 in one append: %v; want ErrEventConflict", err)
+	}
+	if got, _ := l2.Read(ctx, "r1", 0, 0); len(got) != 1 {
+		t.Fatalf("after a refused append the run holds %d events, want 1", len(got))
+	}
+}
+
+// TestExpireRemovesEveryKey: an expired run leaves no key under the
+// prefix but the run log's shared indexes (empty) and the lease.
+func TestExpireRemovesEveryKey(t *testing.T) {
+	t.Parallel()
+	srv := redistest.Start(t, redistest.Options{})
+	c := srv.Client(t)
+	ctx := t.Context()
+	p := redistest.NewPrefix()
+	l := open(t, srv, redisstore.WithPrefix(p)).RunLog()
+	if err := l.Append(ctx, "o1", []runtime.EventRecord{event(1, runtime.EventRunStarted), event(2, runtime.EventRunCompleted)}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := l.Expire(ctx, at.Add(time.Hour))
+	if err != nil || len(got) != 1 || got[0].RunID != "r1" || got[0].Status != runtime.StatusCompleted {
+		t.Fatalf("Expire = %+v, %v", got, err)
+	}
+	keys, _ := c.Keys(ctx, p+"*").Result()
+	for _, k := range keys {
+		if k != p+"format" && !strings.HasPrefix(k, p+"expiredruns:") {
+			t.Errorf("key %s left after the run expired", k)
+		}
+	}
+}
