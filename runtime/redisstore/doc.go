@@ -137,5 +137,9 @@
 // format is refused without being changed: Load, Save, Take and List fail
 // and leave it, Expire leaves it for the release that reads it. A record
 // that claims this format but does not decode is an error too; Take and
-// Expire have removed it by then (Expire reports the others first).
+// Expire have removed it by then (Expire reports the others first). The
+// run log's records carry their event format ("v", runtime.EventFormat),
+// and a run's hash its format field: Read refuses a record of another
+// format (runtime.UnmarshalEvent); Append, Run, Runs and Stale refuse a
+// run whose hash says another format, and Expire leaves it.
 package redisstore
