@@ -25,6 +25,10 @@ const waitSlice = 500 * time.Millisecond
 // ask about a time before until; a dead owner's key vanishes a day after.
 const leaseKeep = 24 * time.Hour
 
+// maxSeq is the largest sequence number append.lua compares exactly: Lua
+// numbers are doubles.
+const maxSeq = 1 << 53
+
 // eventFormat is runtime.EventFormat as the "format" field of a run's
 // hash.
 var eventFormat = strconv.Itoa(runtime.EventFormat)
@@ -100,6 +104,9 @@ func (l *runLog) Append(ctx context.Context, owner string, events []runtime.Even
 		if err != nil {
 			return err
 		}
+		if rec.Seq > maxSeq {
+			return fmt.Errorf("redisstore: event %d of run %s: its sequence number is over 2^53, the largest the store's scripts compare exactly (as Lua numbers)", rec.Seq, rec.RunID)
+		}
 		at, err := timeKey(rec.Time)
 		if err != nil {
 			return fmt.Errorf("redisstore: append event %d of run %s: its time: %w", rec.Seq, rec.RunID, err)
@@ -156,6 +163,9 @@ func (l *runLog) Read(ctx context.Context, runID string, after int64, limit int)
 		return nil, err
 	}
 	what := fmt.Sprintf("read the events of run %s after %d", runID, after)
+	if after >= maxSeq {
+		return nil, nil // no event is stored there (and after+1 may overflow)
+	}
 	start := "0-" + strconv.FormatInt(max(after, 0)+1, 10)
 	var msgs []redis.XMessage
 	var err error
