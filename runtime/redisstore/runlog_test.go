@@ -3,7 +3,9 @@ package redisstore_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -157,6 +159,110 @@ func TestExpireRemovesEveryKey(t *testing.T) {
 	for _, k := range keys {
 		if k != p+"format" && !strings.HasPrefix(k, p+"expiredruns:") {
 			t.Errorf("key %s left after the run expired", k)
+		}
+	}
+}
+
+// TestConcurrentRunExpireReportsEachOnce: run log expirers on two Store
+// values (two clients, as two processes) expire at once; every expired
+// run is reported by exactly one of them.
+func TestConcurrentRunExpireReportsEachOnce(t *testing.T) {
+	t.Parallel()
+	srv := redistest.Start(t, redistest.Options{})
+	p := redistest.NewPrefix()
+	a, b := open(t, srv, redisstore.WithPrefix(p)).RunLog(), open(t, srv, redisstore.WithPrefix(p)).RunLog()
+	ctx := t.Context()
+	const n = 60
+	for i := range n {
+		evs := []runtime.EventRecord{event(1, runtime.EventRunStarted), event(2, runtime.EventRunCompleted)}
+		for j := range evs {
+			evs[j].RunID, evs[j].Time = fmt.Sprint("r", i), at.Add(time.Duration(i)*time.Millisecond)
+		}
+		if err := a.Append(ctx, "o1", evs); err != nil {
+			t.Fatal(err)
+		}
+	}
+	reported := map[string]int{}
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for i := range 8 {
+		l := a
+		if i%2 == 1 {
+			l = b
+		}
+		wg.Go(func() {
+			// Expirers at different cuts; the last ones after every run.
+			got, err := l.Expire(ctx, at.Add(time.Duration(i*10)*time.Millisecond))
+			if err != nil {
+				t.Error(err)
+			}
+			mu.Lock()
+			for _, r := range got {
+				reported[r.RunID]++
+			}
+			mu.Unlock()
+		})
+	}
+	wg.Wait()
+	if len(reported) != n {
+		t.Fatalf("%d of %d expired runs reported", len(reported), n)
+	}
+	for id, k := range reported {
+		if k != 1 {
+			t.Errorf("%s reported %d times", id, k)
+		}
+	}
+}
+
+// TestRunOfAnotherFormatIsRefused: a run whose hash says another format,
+// as a newer release would write it, is refused by Append, Run and Runs,
+// wrapping runtime.ErrUnknownRecordFormat, and left by Expire.
+func TestRunOfAnotherFormatIsRefused(t *testing.T) {
+	t.Parallel()
+	srv := redistest.Start(t, redistest.Options{})
+	c := srv.Client(t)
+	ctx := t.Context()
+	p := redistest.NewPrefix()
+	l := open(t, srv, redisstore.WithPrefix(p)).RunLog()
+	if err := l.Append(ctx, "o1", []runtime.EventRecord{event(1, runtime.EventRunStarted), event(2, runtime.EventRunCompleted)}); err != nil {
+		t.Fatal(err)
+	}
+	c.HSet(ctx, p+"run:r1", "format", "2")
+	if err := l.Append(ctx, "o1", []runtime.EventRecord{event(3, runtime.EventUsage)}); !errors.Is(err, runtime.ErrUnknownRecordFormat) {
+		t.Fatalf("Append: %v, want ErrUnknownRecordFormat", err)
+	}
+	if _, err := l.Run(ctx, "r1"); !errors.Is(err, runtime.ErrUnknownRecordFormat) {
+		t.Fatalf("Run: %v, want ErrUnknownRecordFormat", err)
+	}
+	if _, err := l.Runs(ctx, runtime.RunFilter{}); !errors.Is(err, runtime.ErrUnknownRecordFormat) {
+		t.Fatalf("Runs: %v, want ErrUnknownRecordFormat", err)
+	}
+	if got, err := l.Expire(ctx, at.Add(time.Hour)); err != nil || len(got) != 0 {
+		t.Fatalf("Expire = %+v, %v; want nothing (the run is another release's)", got, err)
+	}
+	if n, _ := c.XLen(ctx, p+"log:r1").Result(); n != 2 {
+		t.Fatalf("the refused run's stream holds %d events, want 2", n)
+	}
+}
+
+// TestLeaseKeyVanishesADayAfter: an owner's lease key holds its until and
+// expires a day after it, so that dead owners leave nothing behind; an
+// until already past (as the conformance suite passes) is kept a day too.
+func TestLeaseKeyVanishesADayAfter(t *testing.T) {
+	t.Parallel()
+	srv := redistest.Start(t, redistest.Options{})
+	c := srv.Client(t)
+	ctx := t.Context()
+	p := redistest.NewPrefix()
+	l := open(t, srv, redisstore.WithPrefix(p)).RunLog()
+	for _, until := range []time.Time{time.Now().Add(time.Hour), time.Now().Add(-time.Hour)} {
+		if err := l.Renew(ctx, "o/1", until); err != nil {
+			t.Fatal(err)
+		}
+		ttl, _ := c.PTTL(ctx, p+"lease:o/1").Result()
+		want := max(time.Until(until), 0) + 24*time.Hour
+		if ttl < want-time.Minute || ttl > want+time.Minute {
+			t.Fatalf("lease of until %v kept %v, want about %v", until, ttl, want)
 		}
 	}
 }
