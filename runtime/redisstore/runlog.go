@@ -92,6 +92,9 @@ func (l *runLog) Append(ctx context.Context, owner string, events []runtime.Even
 	if len(events) == 0 {
 		return nil
 	}
+	if owner == "" {
+		return errors.New("redisstore: an Append without an owner: name the runtime instance appending (Runtime.Owner)")
+	}
 	first := events[0]
 	args := make([]any, 0, 9+4*len(events))
 	args = append(args, first.RunID, owner, eventFormat, string(runtime.StatusRunning), endedStatuses,
@@ -132,6 +135,11 @@ func (l *runLog) Append(ctx context.Context, owner string, events []runtime.Even
 	case "ok":
 		return nil
 	case "conflict":
+		if r, ok := rec(); ok && len(reply) > 3 && runtime.RunStatus(redisconn.Str(reply[3])).Ended() {
+			// A writer that lost its lease, where the run's end now is.
+			return fmt.Errorf("%w (%w): run %s is %s, recorded by %s, and its event %d holds another %s event than the one appended",
+				runtime.ErrRunEnded, runtime.ErrEventConflict, r.RunID, redisconn.Str(reply[3]), redisconn.Str(reply[2]), r.Seq, r.Type)
+		}
 		if r, ok := rec(); ok {
 			return fmt.Errorf("%w: event %d of run %s is stored already, and the one appended differs (a %s event, stored by the run's owner %s): two runtimes are writing this run",
 				runtime.ErrEventConflict, r.Seq, r.RunID, r.Type, redisconn.Str(reply[2]))
@@ -277,11 +285,14 @@ func (l *runLog) Runs(ctx context.Context, f runtime.RunFilter) ([]runtime.RunIn
 }
 
 // Renew implements [runtime.RunLog]: owner's lease key holds until (a
-// time key), and vanishes leaseKeep after until, or after now for an
+// time key), replacing any earlier one, and vanishes leaseKeep after until, or after now for an
 // until already past.
 func (l *runLog) Renew(ctx context.Context, owner string, until time.Time) error {
 	if err := l.s.conn.Usable(ctx); err != nil {
 		return err
+	}
+	if owner == "" {
+		return errors.New("redisstore: Renew without an owner: name the runtime instance holding the lease (Runtime.Owner)")
 	}
 	k, err := timeKey(until)
 	if err != nil {

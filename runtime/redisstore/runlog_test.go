@@ -115,7 +115,9 @@ func TestAppendRefusalsSayWhy(t *testing.T) {
 		is   error
 		says string
 	}{
-		{[]runtime.EventRecord{other}, runtime.ErrEventConflict, "event 2 of run r1 is stored already, and the one appended differs (a run_failed event, stored by the run's owner o1)"},
+		// A writer that lost its lease, at the run's end.
+		{[]runtime.EventRecord{other}, runtime.ErrEventConflict, "run r1 is completed, recorded by o1, and its event 2 holds another run_failed event than the one appended"},
+		{[]runtime.EventRecord{other}, runtime.ErrRunEnded, "run r1 is completed"},
 		{[]runtime.EventRecord{event(4, runtime.EventUsage)}, runtime.ErrEventGap, "event 4 of run r1 follows event 2"},
 		{[]runtime.EventRecord{event(2, runtime.EventRunCompleted), event(3, runtime.EventUsage)}, runtime.ErrRunEnded, "run r1 is completed, so its event 3 (usage) is not recorded"},
 	} {
@@ -133,6 +135,18 @@ func TestAppendRefusalsSayWhy(t *testing.T) {
 	err := l2.Append(ctx, "o1", []runtime.EventRecord{event(2, runtime.EventUsage), event(2, runtime.EventPlanned)})
 	if !errors.Is(err, runtime.ErrEventConflict) {
 		t.Fatalf("two events at seq 2 in one append: %v; want ErrEventConflict", err)
+	}
+	// Another event at a seq of a running run: a conflict only.
+	err = l2.Append(ctx, "o2", []runtime.EventRecord{event(1, runtime.EventPlanned)})
+	if says := "event 1 of run r1 is stored already, and the one appended differs (a planned event, stored by the run's owner o1): two runtimes are writing this run"; !errors.Is(err, runtime.ErrEventConflict) || errors.Is(err, runtime.ErrRunEnded) || err.Error() != "runtime: another event holds this sequence number: "+says {
+		t.Fatalf("Append of another event at seq 1 = %v; want ErrEventConflict saying %q", err, says)
+	}
+	// No owner: refused, as by every log.
+	if err := l2.Append(ctx, "", []runtime.EventRecord{event(2, runtime.EventUsage)}); err == nil {
+		t.Fatal("an Append without an owner was accepted")
+	}
+	if err := l2.Renew(ctx, "", at); err == nil {
+		t.Fatal("a Renew without an owner was accepted")
 	}
 	if got, _ := l2.Read(ctx, "r1", 0, 0); len(got) != 1 {
 		t.Fatalf("after a refused append the run holds %d events, want 1", len(got))

@@ -16,8 +16,9 @@
 -- sets ('' for a type that keeps the run's status: running for a new
 -- run; this is runtime.StatusAfter, computed in Go) and its time (21
 -- digits, see timekey.go).
--- Reply: {'ok', events written}; {'conflict', i, stored owner} when event
--- i (from 1) differs from the one stored at its seq; {'gap', i, seq of
+-- Reply: {'ok', events written}; {'conflict', i, stored owner, stored
+-- status} when event i (from 1) differs from the one stored at its seq
+-- (the Go side adds ErrRunEnded when that status ended); {'gap', i, seq of
 -- the latest event}; {'ended', i, status} for a new event of an ended
 -- run; {'format', stored format} for a run another release wrote (left
 -- as it is); {'damaged', why} when the stream and the hash disagree (the
@@ -63,7 +64,7 @@ for i = 1, tonumber(ARGV[9]) do
       old = added[seq]
     end
     if old ~= rec then
-      return {'conflict', i, cur[3] or ''}
+      return {'conflict', i, cur[3] or '', cur[2] or ''}
     end
   else
     if seq ~= top + 1 then
