@@ -1,7 +1,7 @@
-// Package redisstore is [runtime.Store] on Redis: the session transcripts
-// and the checkpoints of suspended runs shared by every runtime process on
-// one Redis, so that a run suspended in one process is continued in
-// another, once.
+// Package redisstore is [runtime.Store] on Redis: the session transcripts,
+// the checkpoints of suspended runs and the run log shared by every
+// runtime process on one Redis, so that a run suspended in one process is
+// continued in another, once, and a run is followed from any process.
 //
 //	s, err := redisstore.Open(ctx, "redis://redis.internal:6379/0")
 //	...
@@ -9,8 +9,9 @@
 //	rt, err := runtime.New(runtime.WithStore(s), ...)
 //
 // A [*Store] is its own [runtime.SessionStore] and
-// [runtime.SuspensionStore], and passes the conformance suite
-// runtime/storetest. It keeps nothing in the process.
+// [runtime.SuspensionStore]; [Store.RunLog] is its [runtime.RunLog]. They
+// pass the conformance suites of runtime/storetest. It keeps nothing in
+// the process.
 //
 // # Atomicity
 //
@@ -26,13 +27,30 @@
 // script, so it sees every checkpoint at one instant. Scripts never
 // decode a record: each is stored beside the fields the scripts compare.
 //
+// The run log's Append is one script too: it applies runtime.PlanAppend's
+// rules to the stored run — an event at a stored seq compared byte for
+// byte with the stored one (equal: skipped; else ErrEventConflict), the
+// first new one following the run's last and the others it
+// (ErrEventGap), none after the run ended (ErrRunEnded) — before it
+// writes anything, then writes every new event and the run's info and
+// indexes: all or nothing, and of concurrent writers, in any process, one
+// wins each seq. The status rule (runtime.StatusAfter) is split: the Go
+// side passes, for each event, the status its type sets ("" for a type
+// that keeps the run's), the script applies it to the stored status.
+// Runs and Stale are read-only scripts; Expire removes and returns in one
+// script (each expired run reported once). Read is one XRANGE, Wait
+// XREAD BLOCK (half a second at a time, so that it sees its context done),
+// Run one HMGET, Renew one SET.
+//
 // go-redis sends a command again when its connection broke before the
 // reply. Save, Take and Expire carry a random nonce of the call: the same
 // script run again answers as its first run did (the save succeeded; the
 // take returns the checkpoint it took, kept a minute under the run's
 // "taken" key; the expiry reports the checkpoints it removed, kept a
-// minute under its "expired" key). Put run twice writes the same. Load,
-// List and Delete are reads or idempotent.
+// minute under its "expired" key, and so does the run log's, under
+// "expiredruns"). Put run twice writes the same. An Append run twice
+// finds its events stored and skips them. Load, List, Delete and the run
+// log's reads and Renew are reads or idempotent.
 //
 // The store needs Redis 7.0 or later (List runs its script with
 // EVALSHA_RO).
@@ -47,7 +65,9 @@
 // continued twice after a restart. With everysec a crash loses up to a
 // second of writes (a suspended run lost, or a continued one back); with
 // no persistence, everything. Replication is asynchronous: a failover
-// may lose the last writes.
+// may lose the last writes. Run Redis with maxmemory-policy noeviction:
+// an evicted key loses a session, a checkpoint or part of a run, and an
+// Append refuses a run whose stream and hash no longer agree.
 //
 // # Layout
 //
@@ -55,7 +75,8 @@
 // Runtimes that continue each other's runs use one prefix; give each
 // deployment (or test) its own. On Redis Cluster the prefix must be a hash
 // tag, "{quiver:runtime}:", so that every key is in one slot: List and
-// Expire reach checkpoint keys built from the prefix.
+// Expire reach checkpoint keys built from the prefix, and the run log's
+// Runs, Stale and Expire reach run and lease keys so.
 //
 //	format            string: the key layout version, "1"
 //	session:<id>      hash: one session. format (runtime.RecordFormat),
@@ -75,10 +96,38 @@
 //	                  kept one minute
 //	expired:<nonce>   list: the records one Expire removed, kept one
 //	                  minute
+//	log:<run>         stream: the run's events, entry 0-<seq> for event
+//	                  seq, one field e (runtime.MarshalEvent's bytes):
+//	                  a reader outside this package follows a run with
+//	                  XREAD BLOCK ms STREAMS <prefix>log:<run> 0-<cursor>
+//	run:<run>         hash: the run's info. format (runtime.EventFormat),
+//	                  status, owner, last (seq, decimal), session, agent,
+//	                  parent (of its first event), started and updated
+//	                  (times of its first and latest events, time keys)
+//	runs              sorted set: "<updated time key>:<run id>" scored 0,
+//	                  every run, by latest event (by member): Runs reads
+//	                  it, Expire its range before the cut
+//	running           set: the ids of the running runs, for Stale
+//	sessionruns:<id>  set: the ids of the session's runs, for Runs of one
+//	                  session
+//	lease:<owner>     string: the time key until which owner holds its
+//	                  lease; Stale compares it with its caller's now, and
+//	                  the key vanishes a day after it (or after its
+//	                  renewal, for a time already past)
+//	expiredruns:<n>   list: the infos one run log Expire removed, kept
+//	                  one minute
 //
 // A time key is 21 digits, Unix seconds plus 10^11 then nanoseconds, so
 // members sort as times and keep nanoseconds, which a score (a double)
-// does not: a checkpoint expires exactly when runtime.Expired says.
+// does not: a checkpoint expires exactly when runtime.Expired says, a run
+// exactly when its latest event is before the cut.
+//
+// The run log's keys are new in layout "1": they take names no key of
+// the layout had, and change the meaning of none, so a prefix written by
+// an earlier release is read as it is (it just has no run log yet), and
+// an earlier release on a prefix this one wrote never reads or writes
+// them. The layout stays "1"; it changes when a key it already has
+// changes meaning.
 //
 // # Records of another release
 //
@@ -88,5 +137,9 @@
 // format is refused without being changed: Load, Save, Take and List fail
 // and leave it, Expire leaves it for the release that reads it. A record
 // that claims this format but does not decode is an error too; Take and
-// Expire have removed it by then (Expire reports the others first).
+// Expire have removed it by then (Expire reports the others first). The
+// run log's records carry their event format ("v", runtime.EventFormat),
+// and a run's hash its format field: Read refuses a record of another
+// format (runtime.UnmarshalEvent); Append, Run, Runs and Stale refuse a
+// run whose hash says another format, and Expire leaves it.
 package redisstore

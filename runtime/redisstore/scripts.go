@@ -18,6 +18,11 @@ var (
 	scriptTake   = script("take")
 	scriptList   = script("list")
 	scriptExpire = script("expire")
+
+	scriptAppend     = script("append")
+	scriptRuns       = script("runs")
+	scriptStale      = script("stale")
+	scriptExpireRuns = script("expireruns")
 )
 
 // script is lua/name.lua.

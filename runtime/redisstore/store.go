@@ -14,8 +14,9 @@ import (
 var ErrClosed = errors.New("redisstore: the store is closed: open another one")
 
 // Store is [runtime.Store] on Redis: it is its own [runtime.SessionStore]
-// and [runtime.SuspensionStore]. It keeps nothing in the process: every
-// method is one command or one script, so Store values on the same
+// and [runtime.SuspensionStore], and [Store.RunLog] is its run log. It
+// keeps nothing in the process: every method is one command or one script
+// (the run log's Wait repeats its XREAD), so Store values on the same
 // prefix, in one process or many, see each other's writes at once.
 type Store struct {
 	conn   *redisconn.Conn

@@ -2,6 +2,7 @@ package redisstore
 
 import (
 	"fmt"
+	"strconv"
 	"time"
 )
 
@@ -19,4 +20,17 @@ func timeKey(t time.Time) (string, error) {
 		return "", fmt.Errorf("time %v is out of the store's range (roughly 1200 BC to AD 30000)", t)
 	}
 	return fmt.Sprintf("%012d%09d", sec, t.Nanosecond()), nil
+}
+
+// fromTimeKey is the time of a time key, in UTC.
+func fromTimeKey(k string) (time.Time, error) {
+	if len(k) != 21 {
+		return time.Time{}, fmt.Errorf("time key %q is not 21 digits", k)
+	}
+	sec, err1 := strconv.ParseInt(k[:12], 10, 64)
+	nsec, err2 := strconv.ParseInt(k[12:], 10, 64)
+	if err1 != nil || err2 != nil || sec < 0 || nsec < 0 {
+		return time.Time{}, fmt.Errorf("time key %q is not 21 digits", k)
+	}
+	return time.Unix(sec-timeOffset, nsec).UTC(), nil
 }
