@@ -24,6 +24,7 @@ func PlanAppend(info RunInfo, owner string, events []EventRecord, stored func(se
 		return info, nil, errors.New("runtime: an Append without an owner: name the runtime instance appending (Runtime.Owner)")
 	}
 	var out []StoredEvent
+	storedLast := info.LastSeq
 	for i, rec := range events {
 		if i > 0 && rec.RunID != events[0].RunID {
 			return info, nil, fmt.Errorf("runtime: one Append holds events of runs %s and %s: append each run's events apart", events[0].RunID, rec.RunID)
@@ -33,15 +34,19 @@ func PlanAppend(info RunInfo, owner string, events []EventRecord, stored func(se
 			return info, nil, err
 		}
 		if rec.Seq <= info.LastSeq {
-			old, err := stored(rec.Seq)
-			if err != nil {
+			// A number this batch already holds is compared with the
+			// batch's own event; an earlier one with the stored record.
+			var old []byte
+			if rec.Seq > storedLast {
+				old = out[rec.Seq-storedLast-1].Record
+			} else if old, err = stored(rec.Seq); err != nil {
 				return info, nil, err
 			}
 			if !bytes.Equal(old, b) && info.Status.Ended() {
 				return info, nil, fmt.Errorf("%w (%w): run %s is %s, recorded by %s, and its event %d holds another %s event than the one appended", ErrRunEnded, ErrEventConflict, rec.RunID, info.Status, info.Owner, rec.Seq, rec.Type)
 			}
 			if !bytes.Equal(old, b) {
-				return info, nil, fmt.Errorf("%w: event %d of run %s is stored already, and the one appended differs (a %s event, stored by the run's owner %s): two runtimes are writing this run", ErrEventConflict, rec.Seq, rec.RunID, rec.Type, info.Owner)
+				return info, nil, fmt.Errorf("%w: event %d of run %s is recorded already, and the %s event appended there differs (the run's latest events are %s's): two runtimes are writing this run", ErrEventConflict, rec.Seq, rec.RunID, rec.Type, info.Owner)
 			}
 			continue
 		}

@@ -19,6 +19,7 @@ func RunLog(t *testing.T, open func(t *testing.T) runtime.RunLog) {
 	t.Run("AppendAndRead", func(t *testing.T) { logAppendRead(t, open(t)) })
 	t.Run("AppendIsIdempotent", func(t *testing.T) { logIdempotent(t, open(t)) })
 	t.Run("AnotherEventAtASeqIsAConflict", func(t *testing.T) { logConflict(t, open(t)) })
+	t.Run("ASeqRepeatedInOneBatch", func(t *testing.T) { logRepeatedInOneBatch(t, open(t)) })
 	t.Run("GapsAreRefusedWholly", func(t *testing.T) { logGap(t, open(t)) })
 	t.Run("EndedRunTakesNoNewEvent", func(t *testing.T) { logEnded(t, open(t)) })
 	t.Run("StatusFollowsEvents", func(t *testing.T) { logStatus(t, open(t)) })
@@ -118,6 +119,22 @@ func logIdempotent(t *testing.T, l runtime.RunLog) {
 	info, err := l.Run(ctx, "r1")
 	if err != nil || info.LastSeq != 3 {
 		t.Fatalf("Run = %+v, %v; want last seq 3", info, err)
+	}
+}
+
+func logRepeatedInOneBatch(t *testing.T, l runtime.RunLog) {
+	first := ev("r1", 1, runtime.EventRunStarted, `{}`)
+	mustAppend(t, l, "o1", first, first, ev("r1", 2, runtime.EventPlanned, `{}`))
+	if s := seqs(read(t, l, "r1", 0, 0)); s != "1:run_started 2:planned" {
+		t.Fatalf("a batch holding seq 1 twice stored %s; want it once", s)
+	}
+	other := ev("r2", 1, runtime.EventRunStarted, `{"continued":true}`)
+	err := l.Append(ctx, "o1", []runtime.EventRecord{ev("r2", 1, runtime.EventRunStarted, `{}`), other})
+	if !errors.Is(err, runtime.ErrEventConflict) {
+		t.Fatalf("a batch holding two events at seq 1 = %v; want ErrEventConflict", err)
+	}
+	if _, err := l.Run(ctx, "r2"); !errors.Is(err, runtime.ErrUnknownRun) {
+		t.Fatalf("the refused batch left run r2: %v", err)
 	}
 }
 
