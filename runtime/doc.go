@@ -4,7 +4,8 @@
 // tool-call and recovery caps, time budgets, terminal and bookkeeping
 // tools, confirmations, injected fields, server data audiences, bounded
 // results, hints, reminders and history policies — and publishing typed
-// events.
+// events (event contract v1, [EventRecord]) to in-process subscribers and
+// to the run log other processes follow ([FollowRunLog]).
 //
 // A [Runtime], made by [New], holds the registrations, runs agents
 // ([Runtime.Run], [Runtime.Start]) and resumes suspended runs
@@ -15,7 +16,16 @@
 // Invariants:
 //   - Workflow code (runWorkflow and what it calls) is deterministic: it
 //     reads time from the engine, does I/O only through activities (plan,
-//     execute tool) and publishes events only when not replaying.
+//     execute tool, record) and publishes events only when not replaying,
+//     numbering them all the same.
+//   - Every event is in the run log ([RunLog]) before the run goes past
+//     what it reports: the events are appended before each activity and
+//     at each segment's end, idempotently on (run, sequence number), and a
+//     run whose events cannot be appended fails. A call's
+//     [ToolCallScheduled] is recorded before its executor runs; a run whose
+//     process died is recorded [RunInterrupted], its started calls
+//     outcome_unknown, and nothing of it runs again
+//     ([Runtime.RecoverInterrupted]).
 //   - Every planning activity builds its own catalog; admission decides on
 //     that catalog's snapshot, before any cap is checked. A planning
 //     activity that can start work reads its registry sources once

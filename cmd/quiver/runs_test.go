@@ -224,6 +224,19 @@ func TestRunsCommandsAsTheDocsWriteThem(t *testing.T) {
 	if len(lines) < 4 {
 		t.Fatalf("docs/runtime.md writes %d quiver runs lines; it shows ls, show and tail", len(lines))
 	}
+	// The README writes its in prose, with placeholders: RUN and DIR
+	// stand for run-1 and the data folder.
+	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	inREADME := regexp.MustCompile("`(?:go run ./cmd/)?(quiver runs [^`]+)`").FindAllStringSubmatch(strings.Join(strings.Fields(string(readme)), " "), -1)
+	if len(inREADME) == 0 {
+		t.Fatal("README.md writes no quiver runs command; it shows one on the runtour's run")
+	}
+	for _, m := range inREADME {
+		lines = append(lines, strings.NewReplacer(" RUN", " run-1", " DIR", " data").Replace(m[1]))
+	}
 	t.Chdir(t.TempDir())
 	recordRunsIn(t, "data")
 	redisSkip := startExampleRedis(t)

@@ -31,8 +31,12 @@ func (discardLog) Append(context.Context, string, []runtime.EventRecord) error {
 func (discardLog) Renew(context.Context, string, time.Time) error              { return nil }
 func (discardLog) Stale(context.Context, time.Time) ([]runtime.RunInfo, error) { return nil, nil }
 
+// followerPause is how long the slow follower sleeps after each event it
+// reads: far longer than the run takes to emit the next one.
+const followerPause = 10 * time.Millisecond
+
 // runLogs are the logs measured, each opened fresh for a benchmark; slow
-// adds a follower that sleeps 1ms between the events it reads.
+// adds a follower that sleeps followerPause after each event it reads.
 var runLogs = []struct {
 	name string
 	slow bool
@@ -83,13 +87,18 @@ func BenchmarkRunLogPerToolCall(b *testing.B) {
 			rt := newLogRuntime(b, log, steps)
 			b.ReportAllocs()
 			b.ResetTimer()
+			var followers []chan error
 			for i := range b.N {
 				id := fmt.Sprint("r", i)
-				followed := make(chan error, 1)
 				if l.slow {
+					// Each run gets its own follower, still reading
+					// while the next runs start: none is waited for
+					// before the last run ends.
+					followed := make(chan error, 1)
+					followers = append(followers, followed)
 					go func() {
 						followed <- runtime.FollowRunLog(ctx, log, id, 0, func(runtime.EventRecord) error {
-							time.Sleep(time.Millisecond)
+							time.Sleep(followerPause)
 							return nil
 						})
 					}()
@@ -101,14 +110,11 @@ func BenchmarkRunLogPerToolCall(b *testing.B) {
 				if out, err := h.Wait(ctx); err != nil || out.ToolCalls != callsPerRun {
 					b.Fatalf("run: %+v %v", out, err)
 				}
-				if l.slow {
-					// The follower finishes outside the measured time: the
-					// run did not wait for it.
-					b.StopTimer()
-					if err := <-followed; err != nil {
-						b.Fatal(err)
-					}
-					b.StartTimer()
+			}
+			b.StopTimer()
+			for _, followed := range followers {
+				if err := <-followed; err != nil {
+					b.Fatal(err)
 				}
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*callsPerRun), "ns/call")
