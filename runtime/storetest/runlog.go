@@ -263,7 +263,7 @@ func logWait(t *testing.T, l runtime.RunLog) {
 	go func() {
 		has, err := l.Wait(ctx, "r1", 0, 20*time.Second)
 		if err == nil && !has {
-			err = errors.New("Wait returned before the timeout without an event")
+			err = errors.New("the wait returned before the timeout without an event")
 		}
 		woke <- err
 	}()
