@@ -293,17 +293,7 @@ func continuedOnce(t *testing.T, a, b runtime.Store) {
 // server data suspends; the stored checkpoint holds the first two, never
 // the internal one.
 func noInternalData(t *testing.T, s runtime.Store) {
-	exec := toolcall.ExecutorFunc(func(_ context.Context, call *toolcall.Call) (*toolcall.Result, error) {
-		if call.Ident != "orders.chart" {
-			return &toolcall.Result{Result: json.RawMessage(`{"cancelled":true}`)}, nil
-		}
-		return &toolcall.Result{Result: json.RawMessage(`{"charted":true}`), ServerData: []toolcall.ServerData{
-			{Kind: "metrics.points", Audience: tools.AudienceTimeline, Data: json.RawMessage(`"TIMELINE-POINTS"`)},
-			{Kind: "audit.evidence", Audience: tools.AudienceEvidence, Data: json.RawMessage(`"EVIDENCE-ROWS"`)},
-			{Kind: "composition.sidecar", Audience: tools.AudienceInternal, Data: json.RawMessage(`"` + internalMarker + `"`)},
-		}}, nil
-	})
-	rt := newRuntime(t, s, exec,
+	rt := newRuntime(t, s, chartThenCancel,
 		scripted.Calls(scripted.ToolCallSpec{Name: "chart", Payload: `{}`}, scripted.ToolCallSpec{Name: "cancelOrder", Payload: `{"order_id":"A-1"}`}),
 		scripted.Reply("Done."))
 	out, err := rt.Run(ctx, "desk", input("chart, then cancel A-1", ""))

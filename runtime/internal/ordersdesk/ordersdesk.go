@@ -89,18 +89,7 @@ func LoggingExecutor(logPath string) toolcall.Executor {
 		if err := call.Decode(&p); err != nil {
 			return nil, err
 		}
-		f, err := os.OpenFile(logPath, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
-		if err != nil {
-			return nil, err
-		}
-		_, err = fmt.Fprintf(f, "cancelled %s (process %d)\n", p.OrderID, os.Getpid())
-		if err == nil {
-			err = f.Sync()
-		}
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil {
+		if err := appendLine(logPath, fmt.Sprintf("cancelled %s (process %d)", p.OrderID, os.Getpid())); err != nil {
 			return nil, err
 		}
 		return &toolcall.Result{Result: json.RawMessage(`{"cancelled":true}`)}, nil
@@ -112,21 +101,27 @@ func LoggingExecutor(logPath string) toolcall.Executor {
 // for the tests that kill its process.
 func HangingExecutor(logPath string) toolcall.Executor {
 	return toolcall.ExecutorFunc(func(ctx context.Context, call *toolcall.Call) (*toolcall.Result, error) {
-		f, err := os.OpenFile(logPath, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
-		if err != nil {
-			return nil, err
-		}
-		_, err = fmt.Fprintf(f, "started %s (process %d)\n", call.Meta.ToolCallID, os.Getpid())
-		if err == nil {
-			err = f.Sync()
-		}
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil {
+		if err := appendLine(logPath, fmt.Sprintf("started %s (process %d)", call.Meta.ToolCallID, os.Getpid())); err != nil {
 			return nil, err
 		}
 		<-ctx.Done()
 		return nil, ctx.Err()
 	})
+}
+
+// appendLine appends line to path and syncs it before returning, so that
+// a process killed right after still left it on disk.
+func appendLine(path, line string) error {
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintln(f, line)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
