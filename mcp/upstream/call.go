@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"time"
 
@@ -119,10 +120,34 @@ func (c *Client) callError(ctx context.Context, s *session, tool string, limit t
 // before it tells a broken connection from a bad answer.
 const deathGrace = 250 * time.Millisecond
 
+// The JSON-RPC codes of the SDK's own errors for a connection that ended
+// or a request the transport could not deliver or finish.
+const (
+	codeClientClosing = -32003
+	codeServerClosing = -32004
+	codeRejected      = -32005
+)
+
+// connectionLost reports whether err is the connection failing, not the
+// server answering.
+func connectionLost(err error) bool {
+	if errors.Is(err, mcp.ErrConnectionClosed) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		return true
+	}
+	var rpc *jsonrpc.Error
+	if errors.As(err, &rpc) {
+		switch rpc.Code {
+		case codeClientClosing, codeServerClosing, codeRejected:
+			return true
+		}
+	}
+	return false
+}
+
 // died reports whether the call's error is its session ending, and then
 // forgets the session so the next call reconnects.
 func (c *Client) died(s *session, err error) bool {
-	dead := errors.Is(err, mcp.ErrConnectionClosed)
+	dead := connectionLost(err)
 	if !dead {
 		t := time.NewTimer(deathGrace)
 		select {

@@ -91,7 +91,7 @@ func (c *Client) Name() string { return c.name }
 func (c *Client) dial(ctx context.Context) (*session, error) {
 	ctx, cancel := context.WithTimeoutCause(ctx, c.cfg.InitializeTimeout, errInitTimeout)
 	defer cancel()
-	cs, err := c.sdk.Connect(ctx, c.transport(), nil)
+	cs, err := c.sdk.Connect(ctx, c.transport(), &mcp.ClientSessionOptions{ProtocolVersion: ProtocolVersion})
 	if err != nil {
 		if context.Cause(ctx) == errInitTimeout {
 			return nil, fmt.Errorf("upstream: server %q did not complete the MCP initialize handshake within %s (Config.InitializeTimeout): %w", c.name, c.cfg.InitializeTimeout, err)
@@ -107,6 +107,13 @@ func (c *Client) dial(ctx context.Context) (*session, error) {
 }
 
 var errInitTimeout = errors.New("initialize timed out")
+
+// ProtocolVersion is the MCP protocol version the client asks for in the
+// initialize handshake (a server may answer an older one). It is the last
+// version with the initialize handshake and requests sent by the server:
+// on it every sampling, elicitation and roots request reaches [Handlers],
+// which answer or refuse it.
+const ProtocolVersion = "2025-11-25"
 
 // transport returns a new transport to the server (a stdio transport
 // starts a new process).

@@ -68,10 +68,15 @@ func (h Handlers) middleware(server string) mcp.Middleware {
 	}
 }
 
+// codeRefused is the JSON-RPC code of a refused request: one of the codes
+// left to implementations (-32601, method not found, would have the SDK
+// replace the message).
+const codeRefused = -32000
+
 // refused is the error a server reads for a request no handler answers.
 func refused(server, what, field string) error {
 	return &jsonrpc.Error{
-		Code:    jsonrpc.CodeMethodNotFound,
+		Code:    codeRefused,
 		Message: fmt.Sprintf("the client of server %q refuses %s: the application installed no handler for it (upstream.Handlers.%s)", server, what, field),
 	}
 }
