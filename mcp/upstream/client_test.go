@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"os"
 	"strings"
 	"syscall"
 	"testing"
@@ -250,5 +249,4 @@ func TestConfigErrors(t *testing.T) {
 			t.Fatalf("Connect(%+v) = %v", cfg, err)
 		}
 	}
-	_ = os.Getpid
 }

@@ -92,9 +92,9 @@ func (cfg Config) withDefaults() (Config, error) {
 	case cfg.Command != "" && cfg.URL != "":
 		return cfg, errors.New("both Command (stdio) and URL (streamable HTTP) are set: set one")
 	case cfg.Command != "" && (len(cfg.Header) > 0 || cfg.BearerToken != "" || cfg.HTTPClient != nil):
-		return cfg, errors.New("Header, BearerToken and HTTPClient are for a URL, not a Command")
+		return cfg, errors.New("the fields Header, BearerToken and HTTPClient are for a URL, not a Command")
 	case cfg.URL != "" && (len(cfg.Args) > 0 || len(cfg.Env) > 0 || cfg.Dir != ""):
-		return cfg, errors.New("Args, Env and Dir are for a Command, not a URL")
+		return cfg, errors.New("the fields Args, Env and Dir are for a Command, not a URL")
 	}
 	setDefault(&cfg.InitializeTimeout, DefaultInitializeTimeout)
 	setDefault(&cfg.CallTimeout, DefaultCallTimeout)

@@ -1,5 +1,12 @@
 package upstream
 
+// Sampling and roots are deprecated from protocol version 2026-07-28 on
+// (SEP-2577), but live in the version this client speaks
+// ([ProtocolVersion]): the client answers them with Handlers or refuses
+// them.
+//
+//lint:file-ignore SA1019 sampling and roots are answered or refused on the protocol version the client speaks
+
 import (
 	"context"
 	"encoding/json"

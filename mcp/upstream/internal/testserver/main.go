@@ -5,6 +5,8 @@
 // result, list_changed, requests sent back to the client, names the
 // client maps or skips, and many tools on small pages (-many, -page).
 // -noinit never answers initialize.
+//
+//lint:file-ignore SA1019 the server asks its client for sampling and roots, which the client's tests answer or refuse
 package main
 
 import (
@@ -169,7 +171,9 @@ func newServer(many, page int) *mcp.Server {
 	})
 	srv.AddTool(&mcp.Tool{Name: "bad_schema", Description: "An input schema the contract refuses.",
 		InputSchema: json.RawMessage(`{"type":"object","properties":{"x":{"type":"bogus"}}}`)},
-		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) { return text("never called"), nil })
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return text("never called"), nil
+		})
 	for i := range many {
 		raw(fmt.Sprintf("many_%03d", i), "One of many.", func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return text("many"), nil
