@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -40,8 +41,9 @@ import (
 //     exited, an HTTP connection that broke): [toolcall.KindOutcomeUnknown],
 //     as the call may or may not have run; the message says the next call
 //     reconnects, so the model may call again once it checked the effect;
-//   - the server cannot be reached (reconnecting failed):
-//     [toolcall.KindUnavailable]; nothing ran, and the next call tries again.
+//   - the server cannot be reached (reconnecting failed, or its host
+//     refused the connection): [toolcall.KindUnavailable]; nothing ran,
+//     and the next call tries again.
 //
 // ctx cancelled by the caller is returned as its error, not as a failure.
 func (c *Client) Execute(ctx context.Context, call *toolcall.Call) (*toolcall.Result, error) {
@@ -72,15 +74,26 @@ func (c *Client) Execute(ctx context.Context, call *toolcall.Call) (*toolcall.Re
 		if errors.Is(err, ErrClosed) {
 			return nil, err
 		}
-		return &toolcall.Result{Failure: toolcall.Fail(toolcall.KindUnavailable, toolcall.RecoveryReplan,
-			"Not run: the MCP server %s behind tool %s cannot be reached (%v); nothing ran. Each call tries to reconnect: call again later, or use another tool.",
-			c.name, tool, err)}, nil
+		return c.unreachable(tool, err), nil
 	}
 	res, err := s.cs.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: args})
 	if err != nil {
 		return c.callError(ctx, s, tool, limit, err)
 	}
 	return c.result(tool, res), nil
+}
+
+// unreachable is the failure of a call that could not reach the server.
+func (c *Client) unreachable(tool string, err error) *toolcall.Result {
+	return &toolcall.Result{Failure: toolcall.Fail(toolcall.KindUnavailable, toolcall.RecoveryReplan,
+		"Not run: the MCP server %s behind tool %s cannot be reached (%v); nothing ran. Each call tries to reconnect: call again later, or use another tool.",
+		c.name, tool, err)}
+}
+
+// refusedConnection reports whether err is a connection the server's host
+// refused: the request never reached the server.
+func refusedConnection(err error) bool {
+	return errors.Is(err, syscall.ECONNREFUSED)
 }
 
 // ctxFailure returns the failure of a call whose ctx ended at its
@@ -100,6 +113,10 @@ func (c *Client) callError(ctx context.Context, s *session, tool string, limit t
 			return f, nil
 		}
 		return nil, ctx.Err()
+	}
+	if refusedConnection(err) {
+		c.forget(s)
+		return c.unreachable(tool, err), nil
 	}
 	if c.died(s, err) {
 		return &toolcall.Result{Failure: toolcall.Fail(toolcall.KindOutcomeUnknown, toolcall.RecoveryReplan,
@@ -158,14 +175,19 @@ func (c *Client) died(s *session, err error) bool {
 		t.Stop()
 	}
 	if dead {
-		c.mu.Lock()
-		if c.sess == s {
-			c.sess = nil
-		}
-		c.mu.Unlock()
-		_ = s.cs.Close()
+		c.forget(s)
 	}
 	return dead
+}
+
+// forget closes s and drops it, so that the next call reconnects.
+func (c *Client) forget(s *session) {
+	c.mu.Lock()
+	if c.sess == s {
+		c.sess = nil
+	}
+	c.mu.Unlock()
+	_ = s.cs.Close()
 }
 
 // result maps a tool result.

@@ -177,7 +177,7 @@ func TestKilledMidCall(t *testing.T) {
 	t.Run("http", func(t *testing.T) {
 		t.Parallel()
 		url, cmd := httpServer(t, "")
-		c, err := upstream.Connect(context.Background(), "test", upstream.Config{URL: url, MinBackoff: 10 * time.Millisecond, MaxBackoff: 50 * time.Millisecond})
+		c, err := upstream.Connect(context.Background(), "test", upstream.Config{URL: url, MinBackoff: 100 * time.Millisecond, MaxBackoff: 150 * time.Millisecond})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -188,8 +188,15 @@ func TestKilledMidCall(t *testing.T) {
 		wantFailure(t, call(t, ctx, c, "ts", "hang", `{}`), toolcall.KindOutcomeUnknown, "may or may not have run")
 
 		// Down: the call fails unavailable, nothing ran.
+		// Down: the call tries three times, 100ms then 150ms apart (the
+		// backoff doubles up to MaxBackoff), and fails unavailable:
+		// nothing ran.
 		_ = cmd.Wait()
+		start := time.Now()
 		wantFailure(t, call(t, ctx, c, "ts", "text", `{}`), toolcall.KindUnavailable, "cannot be reached", "nothing ran")
+		if d := time.Since(start); d < 250*time.Millisecond {
+			t.Fatalf("three attempts took %s: want the backoff (100ms, 150ms) between them", d)
+		}
 
 		// Back on the same address: the next call reconnects.
 		addr := strings.TrimSuffix(strings.TrimPrefix(url, "http://"), "/mcp")
