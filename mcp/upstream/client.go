@@ -245,8 +245,10 @@ func (c *Client) backoff(n int) time.Duration {
 	return min(d, c.cfg.MaxBackoff)
 }
 
-// Close closes the connection (and stops a stdio server). Calls after it
-// fail with [ErrClosed].
+// Close closes the connection (and stops a stdio server: its stdin is
+// closed; it gets SIGTERM if it has not exited 2s later, and is killed
+// if it still runs after that). An HTTP session is ended with a DELETE the SDK bounds to 5s.
+// Calls after Close fail with [ErrClosed].
 func (c *Client) Close() error {
 	c.mu.Lock()
 	s := c.sess

@@ -205,7 +205,7 @@ func TestKilledMidCall(t *testing.T) {
 	})
 }
 
-// TestServerRequests: sampling and roots requests are refused, naming
+// TestServerRequests: sampling, elicitation and roots requests are refused, naming
 // the missing handler, unless a handler is installed.
 func TestServerRequests(t *testing.T) {
 	for _, tr := range transports {
@@ -215,9 +215,19 @@ func TestServerRequests(t *testing.T) {
 			bare := connect(t, tr, upstream.Config{})
 			wantFailure(t, call(t, ctx, bare, "ts", "sample", `{}`), toolcall.KindToolError, "upstream.Handlers.Sampling")
 			wantFailure(t, call(t, ctx, bare, "ts", "roots", `{}`), toolcall.KindToolError, "upstream.Handlers.Roots")
+			// The Go SDK server checks the elicitation capability itself, which
+			// the client advertises only with a handler: the request is refused
+			// before it is sent.
+			wantFailure(t, call(t, ctx, bare, "ts", "elicit", `{}`), toolcall.KindToolError, "elicitation")
 
 			handled := connect(t, tr, upstream.Config{Handlers: upstream.Handlers{
 				Roots: func(context.Context) ([]string, error) { return []string{"file:///tmp/work"}, nil },
+				Elicitation: func(_ context.Context, req json.RawMessage) (json.RawMessage, error) {
+					if !strings.Contains(string(req), "Proceed?") {
+						return nil, fmt.Errorf("request %s", req)
+					}
+					return json.RawMessage(`{"action":"accept","content":{"ok":true}}`), nil
+				},
 				Sampling: func(_ context.Context, req json.RawMessage) (json.RawMessage, error) {
 					if !strings.Contains(string(req), `"hi"`) {
 						return nil, fmt.Errorf("request %s", req)
@@ -226,6 +236,7 @@ func TestServerRequests(t *testing.T) {
 				},
 			}})
 			wantResult(t, call(t, ctx, handled, "ts", "roots", `{}`), `{"roots":["file:///tmp/work"]}`)
+			wantResult(t, call(t, ctx, handled, "ts", "elicit", `{}`), `{"action":"accept","content":{"ok":true}}`)
 			res := call(t, ctx, handled, "ts", "sample", `{}`)
 			if res.Failure != nil || !strings.Contains(string(res.Result), "hello") {
 				t.Fatalf("sample: %s %s", res.Result, res.Failure)

@@ -150,6 +150,16 @@ func newServer(many, page int) *mcp.Server {
 		b, _ := json.Marshal(res)
 		return text(string(b)), nil
 	})
+	raw("elicit", "Asks the client's user a question.", func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		res, err := req.Session.Elicit(ctx, &mcp.ElicitParams{Message: "Proceed?",
+			RequestedSchema: json.RawMessage(`{"type":"object","properties":{"ok":{"type":"boolean"}}}`)})
+		if err != nil {
+			r := text("elicitation failed: " + err.Error())
+			r.IsError = true
+			return r, nil
+		}
+		return &mcp.CallToolResult{StructuredContent: map[string]any{"action": res.Action, "content": res.Content}}, nil
+	})
 	raw("roots", "Asks the client for its roots.", func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		res, err := req.Session.ListRoots(ctx, nil)
 		if err != nil {
