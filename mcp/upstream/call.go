@@ -45,7 +45,8 @@ import (
 //     refused the connection): [toolcall.KindUnavailable]; nothing ran,
 //     and the next call tries again.
 //
-// ctx cancelled by the caller is returned as its error, not as a failure.
+// ctx cancelled by the caller is returned as its error, not as a failure;
+// so is [ErrClosed] for a call after (or cut by) [Client.Close].
 func (c *Client) Execute(ctx context.Context, call *toolcall.Call) (*toolcall.Result, error) {
 	tool := c.upstreamName(call)
 	args, err := call.InjectedPayload()
@@ -63,8 +64,15 @@ func (c *Client) Execute(ctx context.Context, call *toolcall.Call) (*toolcall.Re
 		ctx, cancel = context.WithTimeout(ctx, c.cfg.CallTimeout)
 		defer cancel()
 	}
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	stop := context.AfterFunc(c.closing, func() { cancel(ErrClosed) })
+	defer stop()
 	s, err := c.session(ctx)
 	if err != nil {
+		if context.Cause(ctx) == ErrClosed {
+			return nil, ErrClosed
+		}
 		if ctx.Err() != nil {
 			if f := c.ctxFailure(ctx, limit); f != nil {
 				return f, nil
@@ -108,11 +116,20 @@ func (c *Client) ctxFailure(ctx context.Context, limit time.Duration) *toolcall.
 
 // callError maps an error of CallTool.
 func (c *Client) callError(ctx context.Context, s *session, tool string, limit time.Duration, err error) (*toolcall.Result, error) {
+	if context.Cause(ctx) == ErrClosed {
+		return nil, ErrClosed
+	}
 	if ctx.Err() != nil {
 		if f := c.ctxFailure(ctx, limit); f != nil {
 			return f, nil
 		}
 		return nil, ctx.Err()
+	}
+	c.mu.Lock()
+	closed := c.closed
+	c.mu.Unlock()
+	if closed {
+		return nil, ErrClosed
 	}
 	if refusedConnection(err) {
 		c.forget(s)
@@ -212,7 +229,7 @@ func (c *Client) result(tool string, res *mcp.CallToolResult) *toolcall.Result {
 // bounded cuts an error text to MaxResultBytes.
 func (c *Client) bounded(s string) string {
 	if len(s) > c.cfg.MaxResultBytes {
-		return s[:c.cfg.MaxResultBytes] + "… (cut)"
+		return strings.ToValidUTF8(s[:c.cfg.MaxResultBytes], "") + "… (cut)"
 	}
 	return s
 }

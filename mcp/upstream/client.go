@@ -39,6 +39,10 @@ type Client struct {
 	// names maps, per toolset built on the client, our tool names to the
 	// server's.
 	names map[string]map[string]string
+	// closing is cancelled by Close first, ending the calls in flight (the
+	// SDK's session close waits for them).
+	closing     context.Context
+	stopClosing context.CancelFunc
 }
 
 // session is one live connection; done is closed when it ended.
@@ -66,6 +70,7 @@ func Connect(ctx context.Context, name string, cfg Config) (*Client, error) {
 		return nil, fmt.Errorf("upstream: server %q: %w", name, err)
 	}
 	c := &Client{name: name, cfg: cfg, names: map[string]map[string]string{}}
+	c.closing, c.stopClosing = context.WithCancel(context.Background())
 	opts := &mcp.ClientOptions{
 		Capabilities: cfg.Handlers.capabilities(),
 	}
@@ -78,6 +83,7 @@ func Connect(ctx context.Context, name string, cfg Config) (*Client, error) {
 	c.sdk.AddReceivingMiddleware(cfg.Handlers.middleware(name))
 	s, err := c.dial(ctx)
 	if err != nil {
+		c.stopClosing()
 		return nil, err
 	}
 	c.sess = s
@@ -254,6 +260,7 @@ func (c *Client) Close() error {
 	s := c.sess
 	c.sess, c.closed = nil, true
 	c.mu.Unlock()
+	c.stopClosing()
 	if s == nil {
 		return nil
 	}

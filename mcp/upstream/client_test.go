@@ -3,6 +3,7 @@ package upstream_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"strings"
@@ -266,5 +267,33 @@ func TestConfigErrors(t *testing.T) {
 		if _, err := upstream.Connect(context.Background(), "bad", cfg); err == nil || !strings.Contains(err.Error(), `"bad"`) {
 			t.Fatalf("Connect(%+v) = %v", cfg, err)
 		}
+	}
+}
+
+// TestClose: a call Close cuts, and a call after Close, fail with
+// ErrClosed; Close stops the stdio server.
+func TestClose(t *testing.T) {
+	c := connect(t, "stdio", upstream.Config{})
+	ctx := withTimeout(t, 30*time.Second)
+	var pid struct{ Pid int }
+	if err := json.Unmarshal(call(t, ctx, c, "ts", "pid", `{}`).Result, &pid); err != nil {
+		t.Fatal(err)
+	}
+	time.AfterFunc(200*time.Millisecond, func() { _ = c.Close() })
+	if _, err := c.Execute(ctx, &toolcall.Call{Ident: "ts.hang", Payload: json.RawMessage(`{}`)}); !errors.Is(err, upstream.ErrClosed) {
+		t.Fatalf("call cut by Close: %v, want ErrClosed", err)
+	}
+	if _, err := c.Execute(ctx, &toolcall.Call{Ident: "ts.text", Payload: json.RawMessage(`{}`)}); !errors.Is(err, upstream.ErrClosed) {
+		t.Fatalf("call after Close: %v, want ErrClosed", err)
+	}
+	if _, err := c.Tools(ctx); !errors.Is(err, upstream.ErrClosed) {
+		t.Fatalf("Tools after Close: %v, want ErrClosed", err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for syscall.Kill(pid.Pid, 0) == nil {
+		if time.Now().After(deadline) {
+			t.Fatalf("the server (pid %d) still runs after Close", pid.Pid)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }
