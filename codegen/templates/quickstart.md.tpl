@@ -20,7 +20,7 @@ is not generated yet.
 - `{{ .Expr.Name }}` (`{{ .Import }}`){{ if .Expr.Description }}: {{ .Expr.Description }}{{ end }}
   Tools: {{ range $i, $t := .Tools }}{{ if $i }}, {{ end }}`{{ $t.Expr.Name }}`{{ end }}.
 {{- with .MCP }}
-  Served by MCP server `{{ .Server }}` (`{{ .Kind }}`): register it with
+  Served by {{ if eq .Kind.String "FromMCP" }}MCP server `{{ .Toolset }}` of service `{{ .Server }}`{{ else }}external MCP server `{{ .Server }}`{{ end }} (`{{ .Kind }}`): register it with
   `{{ $ts.Package }}.Register(ctx, rt, client)`, client an `*upstream.Client`.
 {{- end }}
 {{- range .Publications }}

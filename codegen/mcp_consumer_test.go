@@ -1,0 +1,151 @@
+package codegen_test
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	. "goa.design/goa/v3/dsl"
+
+	. "github.com/quiver-go/quiver/dsl"
+)
+
+// mcpConsumerDesign is seed 003's quickstart ("Exemple de démarrage
+// rapide": agent chat using a local toolset and Toolset(FromMCP("assistant",
+// "assistant-mcp"))), with the service "assistant" declaring that MCP
+// server as the seed's complete MCP server example does, and the seed's
+// FromExternalMCP example ("Jeu d'outils avec FromMCP / FromExternalMCP":
+// toolset remote-search, agent helper) whose use defers the MCP tool.
+func mcpConsumerDesign() {
+	Service("assistant", func() {
+		Description("MCP server example")
+		MCP("assistant-mcp", "1.0.0")
+		Method("search", func() {
+			Description("Search documents")
+			Payload(func() {
+				Attribute("query", String, "Search query")
+				Required("query")
+			})
+			Result(func() {
+				Attribute("results", ArrayOf(String), "Search results")
+				Required("results")
+			})
+			Tool("search", "Search documents by query")
+		})
+	})
+	DocsToolset := Toolset("docs.search", func() {
+		Tool("search", "Search indexed documentation", func() {
+			Args(func() {
+				Attribute("query", String, "Search phrase")
+				Attribute("limit", Int, "Max results", func() { Default(5) })
+				Required("query")
+			})
+			Return(func() {
+				Attribute("documents", ArrayOf(String), "Matched snippets")
+				Required("documents")
+			})
+			Tags("docs", "search")
+		})
+	})
+	AssistantSuite := Toolset(FromMCP("assistant", "assistant-mcp"))
+	RemoteSearch := Toolset("remote-search", FromExternalMCP("remote", "search"), func() {
+		Tool("web_search", "Search the web", func() {
+			Args(func() { Attribute("query", String) })
+			Return(func() { Attribute("results", ArrayOf(String)) })
+		})
+	})
+	Service("orchestrator", func() {
+		Description("Human front door for the knowledge agent.")
+		Agent("chat", "Conversational runner", func() {
+			Use(DocsToolset)
+			Use(AssistantSuite)
+			Export("chat.tools", func() {
+				Tool("summarize_status", "Produce operator-ready summaries", func() {
+					Args(func() {
+						Attribute("prompt", String, "User instructions")
+						Required("prompt")
+					})
+					Return(func() {
+						Attribute("summary", String, "Assistant response")
+						Required("summary")
+					})
+					Tags("chat")
+				})
+			})
+			RunPolicy(func() {
+				DefaultCaps(
+					MaxToolCalls(8),
+					MaxRecoveryTurns(3),
+				)
+				TimeBudget("2m")
+			})
+		})
+		Agent("helper", "", func() {
+			Use(RemoteSearch, func() { Deferred() })
+			Use(AssistantSuite, func() { Deferred("search") })
+		})
+	})
+}
+
+// mcpConsumerGoldens are the generated files of mcpConsumerDesign compared
+// with testdata/mcpconsumer: the MCP-backed toolsets' packages (FromMCP's
+// is its server's method tools' package) and both agents.
+var mcpConsumerGoldens = []string{
+	"gen/assistant/mcpserver/assistantmcp/specs.go",
+	"gen/assistant/mcpserver/assistantmcp/mcp.go",
+	"gen/toolsets/remotesearch/types.go",
+	"gen/toolsets/remotesearch/specs.go",
+	"gen/toolsets/remotesearch/mcp.go",
+	"gen/agents/orchestrator/chat/agent.go",
+	"gen/agents/orchestrator/helper/agent.go",
+	"AGENTS_QUICKSTART.md",
+}
+
+func TestGoldenMCPConsumer(t *testing.T) {
+	root := mustRoot(t, mcpConsumerDesign)
+	if len(root.Warnings) != 0 {
+		t.Errorf("design warnings = %q, want none", root.Warnings)
+	}
+	_, files := generateWithServices(t, mcpConsumerDesign)
+	dir := t.TempDir()
+	paths := render(t, dir, files)
+	for _, p := range mcpConsumerGoldens {
+		if !slices.Contains(paths, p) {
+			t.Fatalf("generated %v, want %s", paths, p)
+		}
+	}
+	for _, p := range paths {
+		if strings.HasPrefix(p, "gen/toolsets/assistantmcp/") {
+			t.Errorf("the FromMCP toolset named after its server got a package of its own (%s): it shares the server's", p)
+		}
+	}
+	helper := string(readFile(t, filepath.Join(dir, "gen/agents/orchestrator/helper/agent.go")))
+	for _, want := range []string{
+		"{ToolsetRemoteSearch, remotesearch.Register}",
+		"{ToolsetAssistantMcp, assistantmcp.Register}",
+		"assistantmcp.Search,\n\t\tremotesearch.WebSearch,",
+	} {
+		if !strings.Contains(helper, want) {
+			t.Errorf("helper/agent.go lacks %q", want)
+		}
+	}
+	compareGolden(t, dir, mcpConsumerGoldens, func(p string) string {
+		return filepath.Join("testdata", "mcpconsumer", filepath.FromSlash(p)+".golden")
+	})
+}
+
+// TestMCPConsumerBuilds builds and vets everything mcpConsumerDesign
+// generates with Goa's service packages, then runs a program checking the
+// generated MCP-backed toolsets and agents without a server.
+func TestMCPConsumerBuilds(t *testing.T) {
+	svc, ours := generateWithServices(t, mcpConsumerDesign)
+	main, err := os.ReadFile(filepath.Join("testdata", "mcpconsumercheck", "main.go.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out := buildAndRun(t, append(svc, ours...), string(main)); out != "ok\n" {
+		t.Errorf("check program printed %q", out)
+	}
+}
