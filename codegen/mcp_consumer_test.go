@@ -149,3 +149,27 @@ func TestMCPConsumerBuilds(t *testing.T) {
 		t.Errorf("check program printed %q", out)
 	}
 }
+
+// TestMCPAgentRunsAgainstSubprocessServers generates mcpConsumerDesign,
+// builds it with an MCP server program (testdata/mcpagentcheck/server.go.txt:
+// an external Go SDK server, a drifted one, and the design's own server),
+// and runs agent helper on a scripted model against those servers in
+// subprocesses over stdio: both MCP-backed toolsets are deferred, the model
+// finds each tool by search and calls it, and the calls reach the servers;
+// a server whose schema drifted is refused at registration.
+func TestMCPAgentRunsAgainstSubprocessServers(t *testing.T) {
+	svc, ours := generateWithServices(t, mcpConsumerDesign)
+	extra := map[string]string{}
+	for name, file := range map[string]string{"cmd/check/main.go": "main.go.txt", "cmd/server/main.go": "server.go.txt"} {
+		b, err := os.ReadFile(filepath.Join("testdata", "mcpagentcheck", file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		extra[name] = string(b)
+	}
+	run := buildModule(t, append(svc, ours...), extra)
+	run("build", "-o", "bin/server", "./cmd/server")
+	if out := run("run", "./cmd/check", "./bin/server"); out != "ok\n" {
+		t.Errorf("check program printed %q", out)
+	}
+}
