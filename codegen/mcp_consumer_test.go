@@ -173,3 +173,65 @@ func TestMCPAgentRunsAgainstSubprocessServers(t *testing.T) {
 		t.Errorf("check program printed %q", out)
 	}
 }
+
+// TestRenamedFromMCPToolsetBuilds: a FromMCP toolset that Toolset names
+// otherwise than its server gets gen/toolsets/<toolset> from the server's
+// methods, with its own idents, and builds; an agent deferring its tool
+// lists the renamed ident.
+func TestRenamedFromMCPToolsetBuilds(t *testing.T) {
+	design := func() {
+		Service("assistant", func() {
+			MCP("assistant-mcp", "1.0.0")
+			Method("search", func() {
+				Payload(func() {
+					Attribute("query", String, "Search query")
+					Required("query")
+				})
+				Result(func() { Attribute("results", ArrayOf(String)) })
+				Tool("search", "Search documents by query")
+			})
+		})
+		suite := Toolset("suite", FromMCP("assistant", "assistant-mcp"))
+		Service("orchestrator", func() {
+			Agent("chat", "Conversational runner", func() { Use(suite, func() { Deferred() }) })
+		})
+	}
+	svc, ours := generateWithServices(t, design)
+	dir := t.TempDir()
+	paths := render(t, dir, ours)
+	for _, want := range []string{"gen/toolsets/suite/specs.go", "gen/toolsets/suite/mcp.go", "gen/assistant/mcpserver/assistantmcp/specs.go", "gen/agents/orchestrator/chat/agent.go"} {
+		if !slices.Contains(paths, want) {
+			t.Fatalf("generated %v, want %s", paths, want)
+		}
+	}
+	if slices.Contains(paths, "gen/assistant/mcpserver/assistantmcp/mcp.go") {
+		t.Error("the server's own toolset package got mcp.go though no toolset of its name consumes it")
+	}
+	specs := string(readFile(t, filepath.Join(dir, "gen/toolsets/suite/specs.go")))
+	if !strings.Contains(specs, `Search tools.Ident = "suite.search"`) {
+		t.Errorf("suite/specs.go lacks the renamed ident:\n%s", specs)
+	}
+	main := `package main
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/quiver-go/quiver/tools"
+
+	"example.com/app/gen/agents/orchestrator/chat"
+	"example.com/app/gen/toolsets/suite"
+)
+
+func main() {
+	if got := chat.DeferredTools(); !slices.Equal(got, []tools.Ident{suite.Search}) || suite.MCPServer != "assistant" || suite.MCPToolset != "assistant-mcp" {
+		fmt.Println("DeferredTools", got)
+		return
+	}
+	fmt.Println("ok")
+}
+`
+	if out := buildAndRun(t, append(svc, ours...), main); out != "ok\n" {
+		t.Errorf("check program printed %q", out)
+	}
+}
