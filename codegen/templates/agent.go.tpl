@@ -137,14 +137,12 @@ type {{ .GoName }}AgentConfig struct {
 	// defaults). A response beyond them is a failure the model corrects.
 	ModelOutput runtime.OutputLimits
 	// Executors run the calls of each consumed toolset, keyed by toolset
-	// name (the Toolset… constants). Every consumed toolset needs one; the
+	// name (the Toolset… constants). Every consumed toolset{{ if .MCP }} but those
+	// an MCP server serves (MCPClients){{ end }} needs one; the
 	// executor of a toolset another agent already registered on the same
 	// runtime is not used.
 {{- if .Registries }} Registry sources need none: the registry
 	// routes their calls to its providers.
-{{- end }}
-{{- if .MCP }} The toolsets an MCP server serves take their
-	// client from MCPClients instead.
 {{- end }}
 	Executors map[string]toolcall.Executor
 {{- if .MCP }}
@@ -159,8 +157,8 @@ type {{ .GoName }}AgentConfig struct {
 {{- end }}
 }
 
-// toolsets are the consumed toolsets with their generated specs{{ if .MCP }}, but
-// the MCP-backed ones (mcpToolsets){{ end }}.
+// toolsets are the consumed toolsets with their generated specs{{ if .MCP }},
+// except the MCP-backed ones (mcpToolsets){{ end }}.
 var toolsets = []struct {
 	name  string
 	specs func() []tools.ToolSpec
