@@ -42,6 +42,8 @@ type agentData struct {
 	Deferred []string
 	// DeferredIdents are those idents, sorted.
 	DeferredIdents []string
+	// MCP is set when a use consumes an MCP-backed toolset.
+	MCP bool
 	// Policy is the runtime.RunPolicy literal.
 	Policy string
 }
@@ -68,6 +70,10 @@ type useData struct {
 	// Exporter describes the agent exporting the toolset when the use is
 	// an AgentToolset reference ("" otherwise).
 	Exporter string
+	// MCP is set when an MCP server serves the toolset (FromMCP,
+	// FromExternalMCP): its executor is the upstream client the config
+	// gives for it.
+	MCP bool
 }
 
 // registryUseData is one registry source of an agent package: a whole
@@ -98,11 +104,11 @@ type registryUseData struct {
 var agentReserved = []string{
 	"Name", "Description", "Definition", "DeferredTools", "Client", "NewClient",
 	"context", "errors", "fmt", "time", "runtime", "history", "model", "planner", "toolcall", "tools",
-	"toolsets",
+	"toolsets", "mcpToolsets", "upstream",
 }
 
-// buildAgents computes the agent packages of root. Agents consuming
-// MCP-backed toolsets are skipped with a warning. Registry sources (whole
+// buildAgents computes the agent packages of root. An agent whose use
+// has no generated package is skipped with a warning. Registry sources (whole
 // registries and FromRegistry toolsets) become the Registries of the
 // agent's Definition: their tools are resolved at run time.
 func buildAgents(root *expr.RootExpr, pkgs *toolsetPackages) ([]*agentData, error) {
@@ -139,7 +145,9 @@ func buildAgents(root *expr.RootExpr, pkgs *toolsetPackages) ([]*agentData, erro
 				Const:    "Toolset" + goacodegen.Goify(ts.Expr.Name, true),
 				Tools:    slices.Clone(u.Subset),
 				DeferAll: u.DeferAll,
+				MCP:      ts.MCP != nil,
 			}
+			data.MCP = data.MCP || ud.MCP
 			if r := u.AgentToolset; r != nil && r.Export != nil {
 				ud.Exporter = r.Export.Owner()
 			}
@@ -191,8 +199,9 @@ func (data *agentData) addRegistryUse(u *expr.UseExpr, reg *expr.RegistryExpr, g
 
 // unsupportedUse says why an agent's package cannot be generated yet, or
 // returns "" when every use consumes a generated toolset package (a local
-// toolset, top-level or inline, or another agent's export of one) or a
-// registry source (a whole registry or a FromRegistry toolset).
+// toolset, top-level or inline, another agent's export of one, or a
+// top-level MCP-backed toolset) or a registry source (a whole registry or
+// a FromRegistry toolset).
 func unsupportedUse(a *expr.AgentExpr, generated map[*expr.ToolsetExpr]*toolsetData) string {
 	for _, u := range a.Uses {
 		ts := u.Consumed()
@@ -203,8 +212,6 @@ func unsupportedUse(a *expr.AgentExpr, generated map[*expr.ToolsetExpr]*toolsetD
 			return fmt.Sprintf("its use of %s is unresolved", u.AgentToolset.EvalName())
 		case ts == nil:
 			return "it has a use without a toolset"
-		case ts.Kind() != expr.ProviderLocal:
-			return fmt.Sprintf("toolset %q is provider-backed (%s), whose code generation is not implemented yet", ts.Name, ts.Provider.EvalName())
 		case generated[ts] == nil:
 			return fmt.Sprintf("toolset %q has no generated package", ts.Name)
 		}
@@ -335,6 +342,7 @@ func durationLit(d time.Duration) string {
 func agentFiles(data *agentData) []*goacodegen.File {
 	imports := []*goacodegen.ImportSpec{
 		{Path: "context"}, {Path: "errors"}, {Path: "fmt"}, {Path: "time"},
+		{Path: "github.com/quiver-go/quiver/mcp/upstream"},
 		{Path: "github.com/quiver-go/quiver/model"},
 		{Path: "github.com/quiver-go/quiver/planner"},
 		{Path: "github.com/quiver-go/quiver/runtime"},

@@ -15,8 +15,8 @@ import (
 // agentsDesign is the design of the agent tests: two local toolsets, an
 // agent subsetting one and deferring tools of both under a full run
 // policy, a second agent sharing a toolset under a compression policy, and
-// an agent using an external MCP toolset, which is skipped with a warning
-// (registry sources generate: registries_test.go).
+// an agent deferring the tools of an external MCP toolset, whose executor
+// is an upstream client (registry sources: registries_test.go).
 func agentsDesign() {
 	records := Toolset("records", func() {
 		Description("Work with the tables of a data workspace.")
@@ -93,7 +93,7 @@ func agentsDesign() {
 				})
 			})
 		})
-		Agent("federated", "Searches the web over MCP.", func() { Use(remote) })
+		Agent("federated", "Searches the web over MCP.", func() { Use(remote, func() { Deferred() }) })
 	})
 }
 
@@ -105,11 +105,17 @@ var agentFiles = []string{
 	"gen/toolsets/notes/types.go",
 	"gen/toolsets/notes/specs.go",
 	"gen/toolsets/notes/tool_schemas.json",
+	"gen/toolsets/remotesearch/types.go",
+	"gen/toolsets/remotesearch/specs.go",
+	"gen/toolsets/remotesearch/tool_schemas.json",
+	"gen/toolsets/remotesearch/mcp.go",
 	"gen/registries/corp/client.go",
 	"gen/agents/assistant/chat/agent.go",
 	"gen/agents/assistant/chat/client.go",
 	"gen/agents/assistant/auditor/agent.go",
 	"gen/agents/assistant/auditor/client.go",
+	"gen/agents/assistant/federated/agent.go",
+	"gen/agents/assistant/federated/client.go",
 	"AGENTS_QUICKSTART.md",
 }
 
@@ -120,10 +126,8 @@ func TestGoldenAgents(t *testing.T) {
 	if !slices.Equal(paths, agentFiles) {
 		t.Fatalf("generated %v, want %v", paths, agentFiles)
 	}
-	if !slices.ContainsFunc(warnings, func(w string) bool {
-		return strings.Contains(w, `agent "federated" of service "assistant" is skipped`) && strings.Contains(w, `toolset "remote-search" is provider-backed`)
-	}) {
-		t.Errorf("warnings = %q, want one skipping agent federated", warnings)
+	if len(warnings) != 0 {
+		t.Errorf("warnings = %q, want none: the agent using an MCP toolset generates", warnings)
 	}
 	chat := string(readFile(t, filepath.Join(dir, "gen/agents/assistant/chat/agent.go")))
 	for _, want := range []string{
@@ -136,6 +140,16 @@ func TestGoldenAgents(t *testing.T) {
 	} {
 		if !strings.Contains(chat, want) {
 			t.Errorf("chat/agent.go lacks %q", want)
+		}
+	}
+	federated := string(readFile(t, filepath.Join(dir, "gen/agents/assistant/federated/agent.go")))
+	for _, want := range []string{
+		"MCPClients map[string]*upstream.Client",
+		"{ToolsetRemoteSearch, remotesearch.Register}",
+		"remotesearch.WebSearch,",
+	} {
+		if !strings.Contains(federated, want) {
+			t.Errorf("federated/agent.go lacks %q", want)
 		}
 	}
 	compareGolden(t, dir, paths[6:], func(p string) string {

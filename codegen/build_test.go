@@ -158,6 +158,17 @@ func TestGeneratedPackageBuilds(t *testing.T) {
 // not on PATH or in -short mode.
 func buildAndRun(t *testing.T, files []*goacodegen.File, main string) string {
 	t.Helper()
+	run := buildModule(t, files, map[string]string{"cmd/check/main.go": main})
+	return run("run", "./cmd/check")
+}
+
+// buildModule renders files into a temporary module that replaces Quiver
+// with this repository, adds extra (contents by slash-separated path),
+// builds and vets the module, and returns a function running go commands
+// in it (failing the test when one fails). It skips the test when go is
+// not on PATH or in -short mode.
+func buildModule(t *testing.T, files []*goacodegen.File, extra map[string]string) (run func(args ...string) string) {
+	t.Helper()
 	gobin, err := exec.LookPath("go")
 	if err != nil {
 		t.Skip("go is not on PATH")
@@ -174,8 +185,10 @@ func buildAndRun(t *testing.T, files []*goacodegen.File, main string) string {
 	gomod := "module example.com/app\n\ngo 1.26\n\nrequire github.com/quiver-go/quiver v0.0.0\n\nreplace github.com/quiver-go/quiver => " + repo + "\n"
 	write(t, filepath.Join(dir, "go.mod"), gomod)
 	write(t, filepath.Join(dir, "go.sum"), string(readFile(t, filepath.Join(repo, "go.sum"))))
-	write(t, filepath.Join(dir, "cmd", "check", "main.go"), main)
-	run := func(args ...string) string {
+	for p, content := range extra {
+		write(t, filepath.Join(dir, filepath.FromSlash(p)), content)
+	}
+	run = func(args ...string) string {
 		t.Helper()
 		cmd := exec.Command(gobin, args...)
 		cmd.Dir = dir
@@ -188,7 +201,7 @@ func buildAndRun(t *testing.T, files []*goacodegen.File, main string) string {
 	}
 	run("build", "./...")
 	run("vet", "./...")
-	return run("run", "./cmd/check")
+	return run
 }
 
 // write creates a file and its directory.

@@ -49,12 +49,27 @@
 //     (agent-as-tool, a child workflow), which a registry cannot carry, and
 //     validation rejects PublishTo there.
 //
+// A top-level toolset an MCP server serves gets the same package, with
+// mcp.go added: a FromExternalMCP toolset gen/toolsets/<toolset>, from its
+// declared tools; a FromMCP toolset the package of its server's method
+// tools (below) when it is named after the server, as by default, so its
+// types are the service's, and gen/toolsets/<toolset> from the same
+// methods when Toolset names it otherwise. mcp.go holds MCPServer and
+// MCPToolset (the provider as the design names it),
+// DeclaredToolset(ctx, client), binding Specs() to an
+// *upstream.Client (package mcp/upstream: a server listing a tool with
+// another input schema is refused, *upstream.DriftError), and
+// Register(ctx, rt, client), which registers the bound toolset on the
+// runtime with the client as its executor. The transport (stdio command
+// or streamable HTTP URL) is the client's, given at run time, never in
+// the design; Deferred works on these toolsets as on any other.
+//
 // A toolset declared with FromRegistry has no package: its tools come from
 // the registry at run time.
 //
 // For every agent whose uses all consume generated toolset packages
-// (top-level or inline local toolsets, or another agent's export of one
-// through AgentToolset) or registry sources (Use(registry), or a
+// (top-level or inline local toolsets, top-level MCP-backed toolsets, or
+// another agent's export of one through AgentToolset) or registry sources (Use(registry), or a
 // FromRegistry toolset), a package gen/agents/<service>/<agent> holding:
 //   - agent.go: Name ("<service>.<agent>"), Definition() (the
 //     runtime.AgentRegistration of the design without a planner: uses with
@@ -69,14 +84,19 @@
 //     compiled toolset) and Register<Agent>Agent, which registers the consumed toolsets with their
 //     generated Specs() (skipping those already registered on the runtime,
 //     told apart with errors.Is(err, runtime.ErrToolsetRegistered), never
-//     by the error's text) and then the agent. An AgentToolset use imports the exporting agent's toolset package and
+//     by the error's text) and then the agent. An MCP-backed toolset
+//     takes no executor: the config's MCPClients gives its
+//     *upstream.Client, and Register<Agent>Agent registers it with the
+//     toolset package's Register (which lists the server's tools: the one
+//     registration that reaches the network). An AgentToolset use imports the exporting agent's toolset package and
 //     registers its specs with the executor the config supplies for it:
 //     running the exporting agent as the tool (agent-as-tool, by child
 //     workflows) is not generated yet. Register<Agent>Agent registers
 //     nothing for registry sources: the application connects each registry
 //     with rt.RegisterRegistry(name, client) before the first run
 //     (gen/registries/<registry> has its Name and NewClient); nothing
-//     generated takes a catalog or reaches the network before a run;
+//     generated takes a catalog, and nothing but the registration of an
+//     MCP-backed toolset reaches the network before a run;
 //   - client.go: NewClient(rt) with Run, Start, StartOneShot and Continue
 //     bound to the agent.
 //
@@ -98,10 +118,11 @@
 // toolset with its tools bound to the methods (payload as arguments,
 // result as result), and run by its adapter executor — for mcp.Config.
 //
-// MCP-backed toolsets (FromMCP, FromExternalMCP), agents using them,
-// their publications, completions and passthroughs generate nothing yet;
-// the design's warnings (expr.RootExpr.Warnings, and one per skipped
-// agent) say so and Generate prints them to standard error.
+// The publications of MCP-backed toolsets, completions and passthroughs
+// generate nothing yet; the design's warnings (expr.RootExpr.Warnings, and
+// one per skipped agent) say so and Generate prints them to standard
+// error. Running an exporting agent as the tool (agent-as-tool) is not
+// generated either, as the agent packages say.
 //
 // # Templates
 //

@@ -13,7 +13,7 @@ type ToolData = toolData
 
 // BuildToolset exposes buildToolset to the external tests.
 func BuildToolset(api *goaexpr.APIExpr, ts *expr.ToolsetExpr) ([]*ToolData, error) {
-	data, err := buildToolset(api, ts, nil)
+	data, err := buildToolset(api, ts, nil, false)
 	if err != nil {
 		return nil, err
 	}

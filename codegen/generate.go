@@ -79,6 +79,9 @@ func Generate(genpkg string, roots []eval.Root, files []*goacodegen.File) ([]*go
 		if publish := publishFile(data); publish != nil {
 			files = append(files, publish)
 		}
+		if client := mcpClientFile(data); client != nil {
+			files = append(files, client)
+		}
 	}
 	registries, err := registryFiles(root, pkgs.dirs)
 	if err != nil {
@@ -134,6 +137,26 @@ func specsFile(data *toolsetData) *goacodegen.File {
 	}
 	sections = append(sections, &goacodegen.SectionTemplate{Name: "quiver-toolset", Source: toolsetT, Data: data, FuncMap: funcs})
 	return &goacodegen.File{Path: path.Join(toolsetDir(data), "specs.go"), SectionTemplates: sections}
+}
+
+// mcpClientFile returns mcp.go of an MCP-backed toolset's package, or nil
+// for any other toolset.
+func mcpClientFile(data *toolsetData) *goacodegen.File {
+	if data.MCP == nil {
+		return nil
+	}
+	header := goacodegen.Header(fmt.Sprintf("Toolset %q served by MCP: registration", data.Expr.Name), data.Package, []*goacodegen.ImportSpec{
+		{Path: "context"},
+		{Path: "errors"},
+		{Path: "fmt"},
+		{Path: "github.com/quiver-go/quiver/mcp/upstream"},
+		{Path: "github.com/quiver-go/quiver/runtime"},
+	})
+	return &goacodegen.File{
+		Path: path.Join(toolsetDir(data), "mcp.go"),
+		SectionTemplates: []*goacodegen.SectionTemplate{header,
+			{Name: "quiver-mcp-client", Source: mcpClientT, Data: data, FuncMap: funcs}},
+	}
 }
 
 // funcs are the template functions rendering Go literals.

@@ -52,8 +52,8 @@ func newToolsetPackages(api *goaexpr.APIExpr, genpkg string) *toolsetPackages {
 // top-level toolsets (gen/toolsets/<toolset>), then, per agent, the
 // toolsets its uses declare inline (gen/agents/<service>/<agent>/toolsets/<toolset>),
 // then the inline exports of agents (gen/agents/<service>/<agent>/exports/<toolset>)
-// and of services (gen/<service>/exports/<toolset>). Provider-backed
-// toolsets are left out. A toolset a service publishes to registries gets
+// and of services (gen/<service>/exports/<toolset>), then the top-level
+// MCP-backed toolsets (addMCPBacked). Registry references are left out. A toolset a service publishes to registries gets
 // their PublishTo helpers (publish.go).
 func (p *toolsetPackages) collect(root *expr.RootExpr) error {
 	for _, pub := range root.Publications {
@@ -77,10 +77,15 @@ func (p *toolsetPackages) collect(root *expr.RootExpr) error {
 	}
 	for _, ts := range servers {
 		m := root.MCPServerOf(ts.Tools[0].Binding.Service.Name)
-		if err := p.add(ts, mcpToolsetParent(m), fmt.Sprintf("the tools of MCP server %q", ts.Name)); err != nil {
+		if err := p.addMCP(ts, mcpToolsetParent(m), fmt.Sprintf("the tools of MCP server %q", ts.Name), true); err != nil {
 			return err
 		}
 		p.mcp[m] = p.byExpr[ts]
+	}
+	for _, ts := range root.Toolsets {
+		if err := p.addMCPBacked(root, ts); err != nil {
+			return err
+		}
 	}
 	for _, a := range root.Agents {
 		for _, u := range a.Uses {
@@ -123,13 +128,52 @@ func agentRel(a *expr.AgentExpr) string {
 // package; where describes ts in errors. A toolset added before is left
 // as it is.
 func (p *toolsetPackages) add(ts *expr.ToolsetExpr, parent, where string) error {
+	return p.addMCP(ts, parent, where, false)
+}
+
+// addMCPBacked adds the package of a top-level MCP-backed toolset, its
+// mcp.go binding the specs to an upstream client; other toolsets are
+// left alone. A FromExternalMCP toolset gets gen/toolsets/<toolset> from
+// its declared tools. A FromMCP toolset named like its server (the
+// default) shares the package of the server's method tools, so its types
+// are the service's; named otherwise it gets gen/toolsets/<toolset> from
+// the same methods.
+func (p *toolsetPackages) addMCPBacked(root *expr.RootExpr, ts *expr.ToolsetExpr) error {
+	prov := ts.Provider
+	client := &mcpClientData{Kind: ts.Kind()}
+	if prov != nil {
+		client.Server, client.Toolset = prov.Service, prov.Toolset
+	}
+	where := fmt.Sprintf("top-level toolset %q (%s)", ts.Name, ts.Kind())
+	switch ts.Kind() {
+	case expr.ProviderExternalMCP:
+	case expr.ProviderMCP:
+		if m := root.MCPServerOf(prov.Service); m != nil {
+			if served := p.mcp[m]; served != nil && served.Expr.Name == ts.Name {
+				p.byExpr[ts] = served
+				served.MCP = client
+				return nil
+			}
+		}
+	default:
+		return nil
+	}
+	if err := p.addMCP(ts, "toolsets", where, true); err != nil {
+		return err
+	}
+	p.byExpr[ts].MCP = client
+	return nil
+}
+
+// addMCP is add; mcp reserves the names of mcp.go in the package.
+func (p *toolsetPackages) addMCP(ts *expr.ToolsetExpr, parent, where string, mcp bool) error {
 	if _, ok := p.byExpr[ts]; ok {
 		return nil
 	}
 	if other, ok := p.names[ts.Name]; ok {
 		return fmt.Errorf("quiver codegen: %s and %s share the name %q, which prefixes their tools' idents and registers them on the runtime: rename one", other, where, ts.Name)
 	}
-	data, err := buildToolset(p.api, ts, p.published[ts])
+	data, err := buildToolset(p.api, ts, p.published[ts], mcp)
 	if err != nil {
 		return err
 	}

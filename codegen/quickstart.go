@@ -19,6 +19,9 @@ type quickstartData struct {
 	Nested bool
 	// Registries is set when an agent consumes a registry source.
 	Registries bool
+	// Local are the toolsets of Toolsets an application executes; MCP
+	// those an MCP server serves.
+	Local, MCP []*toolsetData
 }
 
 // quickstartFile returns AGENTS_QUICKSTART.md, at the root of the output
@@ -31,12 +34,20 @@ func quickstartFile(genpkg string, agents []*agentData, toolsets []*toolsetData)
 	for _, a := range agents {
 		registries = registries || len(a.Registries) > 0
 	}
+	var local, mcp []*toolsetData
+	for _, ts := range toolsets {
+		if ts.MCP != nil {
+			mcp = append(mcp, ts)
+		} else {
+			local = append(local, ts)
+		}
+	}
 	return &goacodegen.File{
 		Path: "AGENTS_QUICKSTART.md",
 		SectionTemplates: []*goacodegen.SectionTemplate{{
 			Name:    "quiver-agents-quickstart",
 			Source:  quickstartT,
-			Data:    &quickstartData{GenPkg: genpkg, Agents: agents, Toolsets: toolsets, Nested: nested, Registries: registries},
+			Data:    &quickstartData{GenPkg: genpkg, Agents: agents, Toolsets: toolsets, Nested: nested, Registries: registries, Local: local, MCP: mcp},
 			FuncMap: funcs,
 		}},
 	}
@@ -71,4 +82,15 @@ func (d *quickstartData) Labels(a *agentData) []string {
 	}
 	slices.Sort(out)
 	return slices.Compact(out)
+}
+
+// LocalUses reports whether a consumes a toolset the application executes
+// (not served by MCP).
+func (d *quickstartData) LocalUses(a *agentData) bool {
+	for _, u := range a.Uses {
+		if !u.MCP {
+			return true
+		}
+	}
+	return false
 }

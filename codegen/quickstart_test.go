@@ -20,6 +20,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/quiver-go/quiver/mcp/upstream"
 	"github.com/quiver-go/quiver/model"
 	"github.com/quiver-go/quiver/model/anthropic"
 	"github.com/quiver-go/quiver/model/openai"
@@ -30,8 +31,10 @@ import (
 
 	"example.com/app/gen/agents/assistant/auditor"
 	"example.com/app/gen/agents/assistant/chat"
+	"example.com/app/gen/agents/assistant/federated"
 	"example.com/app/gen/toolsets/notes"
 	"example.com/app/gen/toolsets/records"
+	"example.com/app/gen/toolsets/remotesearch"
 )
 
 func main() {
@@ -67,8 +70,8 @@ func TestQuickstartCompilesAndRuns(t *testing.T) {
 		t.Fatal(err)
 	}
 	blocks := regexp.MustCompile("(?s)```go\n(.*?)```").FindAllStringSubmatch(string(md), -1)
-	if len(blocks) != 4 {
-		t.Fatalf("the quickstart has %d Go blocks, want 4 (runtime, executors, two agents):\n%s", len(blocks), md)
+	if len(blocks) != 5 {
+		t.Fatalf("the quickstart has %d Go blocks, want 5 (runtime, executors, three agents, the last connecting its MCP server):\n%s", len(blocks), md)
 	}
 	var body, alts strings.Builder
 	commented := regexp.MustCompile(`(?m)^// (client, err := .*)$`)

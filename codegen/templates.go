@@ -51,6 +51,10 @@ var (
 	adaptersT = templateText("adapters.go.tpl")
 	// mcpServerT renders a service's MCP package.
 	mcpServerT = templateText("mcp_server.go.tpl")
+	// mcpClientT renders mcp.go of an MCP-backed toolset's package: the
+	// server it names and the registration binding the specs to an
+	// upstream client.
+	mcpClientT = templateText("mcp_client.go.tpl")
 	// publishT renders publish.go: per registry, the serving helper and
 	// its registration.
 	publishT = templateText("publish.go.tpl")

@@ -33,7 +33,27 @@ type toolsetData struct {
 	// Publications are the registries a service publishes the toolset to,
 	// in declaration order: publish.go renders their helpers.
 	Publications []*publicationData
+	// MCP is set when the toolset's tools are served by an MCP server
+	// (FromMCP, FromExternalMCP): mcp.go renders the registration that
+	// binds the specs to an upstream client.
+	MCP *mcpClientData
 }
+
+// mcpClientData names the MCP server an MCP-backed toolset consumes, as
+// the design declares it.
+type mcpClientData struct {
+	// Kind is ProviderMCP or ProviderExternalMCP.
+	Kind expr.ProviderKind
+	// Server is the Goa service (FromMCP) or the external server
+	// (FromExternalMCP); Toolset the server's toolset (the MCP server's
+	// name for FromMCP).
+	Server, Toolset string
+}
+
+// mcpClientNames are the names mcp.go declares in an MCP-backed toolset's
+// package (and in an MCP server's toolset package, which FromMCP toolsets
+// of the same name share).
+var mcpClientNames = []string{"MCPServer", "MCPToolset", "DeclaredToolset", "Register"}
 
 // toolData is one tool of a toolset package: its Go names and the spec
 // computed at generation time.
@@ -58,13 +78,19 @@ func packageName(toolset string) string {
 	return strings.ToLower(goacodegen.Goify(toolset, false))
 }
 
-// buildToolset computes the data of a local toolset's package; pubs are
-// the publications of the toolset by services.
-func buildToolset(api *goaexpr.APIExpr, ts *expr.ToolsetExpr, pubs []*expr.PublicationExpr) (*toolsetData, error) {
+// buildToolset computes the data of a toolset's package; pubs are the
+// publications of the toolset by services. mcp reserves the names of
+// mcp.go (an MCP-backed toolset, or an MCP server's method tools).
+func buildToolset(api *goaexpr.APIExpr, ts *expr.ToolsetExpr, pubs []*expr.PublicationExpr, mcp bool) (*toolsetData, error) {
 	data := &toolsetData{Expr: ts, Package: packageName(ts.Name), RequiredLabels: ts.RequiredLabels()}
 	types := newTypeGen()
 	for _, name := range []string{"RequiredLabels", "Specs", "Toolset", "ToolSchemas", "SchemaFingerprint", "mustExample"} {
 		types.unique(name)
+	}
+	if mcp {
+		for _, name := range mcpClientNames {
+			types.unique(name)
+		}
 	}
 	var err error
 	if data.Publications, err = buildPublications(ts, pubs); err != nil {

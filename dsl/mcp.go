@@ -29,9 +29,9 @@ type MCPOption func(*expr.MCPExpr)
 // prompts), Resources(svc) (its Resource methods, read through the
 // service's implementation) and, when methods are marked with Tool,
 // Toolset(svc), the methods as a toolset with its executor — the pieces of
-// an mcp.Config (package codegen documents the files). Toolsets served by
-// it to agents of the design (FromMCP) generate nothing yet, and goa gen
-// warns so.
+// an mcp.Config (package codegen documents the files). A toolset consuming
+// it (FromMCP) shares that package when named after the server, and
+// registers on a runtime with an upstream client (package mcp/upstream).
 func MCP(name, version string, opts ...MCPOption) {
 	svc, ok := eval.Current().(*goaexpr.ServiceExpr)
 	if !ok {

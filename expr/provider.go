@@ -195,11 +195,13 @@ func describeKind(k ProviderKind) string {
 
 // pendingCodegen is the last expression the root walks: once a design has
 // validated, its Finalize records in the root a warning for each
-// declaration whose code generation is not implemented yet (MCP-backed
-// toolsets and their publications, completions, passthroughs), so that goa
+// declaration whose code generation is not implemented yet (the
+// publications of MCP-backed toolsets, completions, passthroughs), so that goa
 // gen says what it leaves out instead of failing. Registries, registry
-// references, agents' registry sources, MCP servers and the publications
-// of local toolsets exported by services generate code (package codegen).
+// references, agents' registry sources, MCP servers, MCP-backed toolsets
+// (FromMCP, FromExternalMCP) and the agents using them, and the
+// publications of local toolsets exported by services generate code
+// (package codegen).
 type pendingCodegen struct {
 	root *RootExpr
 }
@@ -211,15 +213,9 @@ func (*pendingCodegen) EvalName() string { return "pending code generation" }
 func (p *pendingCodegen) Finalize() {
 	r := p.root
 	r.Warnings = nil
-	for _, ts := range r.Toolsets {
-		switch ts.Kind() {
-		case ProviderMCP, ProviderExternalMCP:
-			r.AddWarning("code generation for MCP toolsets is not implemented yet; nothing is generated for toolset %q (%s), nor for the agents' uses of it", ts.Name, ts.Provider.EvalName())
-		}
-	}
 	for _, p := range r.Publications {
 		if ts := p.Export.Exported(); ts != nil && (ts.Kind() == ProviderMCP || ts.Kind() == ProviderExternalMCP) {
-			r.AddWarning("code generation for MCP toolsets is not implemented yet; nothing is generated to publish toolset %q (%s) to registry %q", ts.Name, ts.Provider.EvalName(), p.Registry.Name)
+			r.AddWarning("code generation for the publication of MCP toolsets is not implemented yet; nothing is generated to publish toolset %q (%s) to registry %q", ts.Name, ts.Provider.EvalName(), p.Registry.Name)
 		}
 	}
 	for _, c := range r.Completions {

@@ -8,10 +8,15 @@ const Description = {{ printf "%q" .Expr.Description }}
 {{- if .Uses }}
 
 // Names of the toolsets the agent consumes: the keys of
-// {{ .GoName }}AgentConfig.Executors.
+// {{ .GoName }}AgentConfig.Executors{{ if .MCP }} (and of {{ .GoName }}AgentConfig.MCPClients for
+// the toolsets an MCP server serves){{ end }}.
 const (
 {{- range .Uses }}
 	// {{ .Const }} is toolset {{ printf "%q" .Toolset.Expr.Name }}.
+{{- if .MCP }}
+	// MCP server {{ printf "%q" .Toolset.MCP.Server }} serves it ({{ .Toolset.MCP.Kind }}): its executor
+	// is the upstream client of MCPClients[{{ .Const }}].
+{{- end }}
 {{- if .Exporter }}
 	// It is exported by {{ .Exporter }}. Register{{ $a.GoName }}Agent registers
 	// its generated specs with the executor of Executors[{{ .Const }}]; running
@@ -132,30 +137,59 @@ type {{ .GoName }}AgentConfig struct {
 	// defaults). A response beyond them is a failure the model corrects.
 	ModelOutput runtime.OutputLimits
 	// Executors run the calls of each consumed toolset, keyed by toolset
-	// name (the Toolset… constants). Every consumed toolset needs one; the
+	// name (the Toolset… constants). Every consumed toolset{{ if .MCP }} but those
+	// an MCP server serves (MCPClients){{ end }} needs one; the
 	// executor of a toolset another agent already registered on the same
 	// runtime is not used.
 {{- if .Registries }} Registry sources need none: the registry
 	// routes their calls to its providers.
 {{- end }}
 	Executors map[string]toolcall.Executor
+{{- if .MCP }}
+	// MCPClients are the connections (upstream.Connect) to the MCP servers
+	// serving the consumed MCP-backed toolsets, keyed by toolset name (the
+	// Toolset… constants): the client executes the toolset's calls, and
+	// registration refuses a server whose tools' input schemas differ from
+	// the design's (*upstream.DriftError). Every MCP-backed toolset needs
+	// one; the client of a toolset another agent already registered on the
+	// same runtime is not used.
+	MCPClients map[string]*upstream.Client
+{{- end }}
 }
 
-// toolsets are the consumed toolsets with their generated specs.
+// toolsets are the consumed toolsets with their generated specs{{ if .MCP }},
+// except the MCP-backed ones (mcpToolsets){{ end }}.
 var toolsets = []struct {
 	name  string
 	specs func() []tools.ToolSpec
 }{
-{{- range .Uses }}
+{{- range .Uses }}{{ if not .MCP }}
 	{ {{- .Const }}, {{ .Alias }}.Specs},
-{{- end }}
+{{- end }}{{ end }}
 }
+{{- if .MCP }}
+
+// mcpToolsets are the consumed MCP-backed toolsets with their generated
+// registration, binding the specs to an upstream client.
+var mcpToolsets = []struct {
+	name     string
+	register func(context.Context, *runtime.Runtime, *upstream.Client) error
+}{
+{{- range .Uses }}{{ if .MCP }}
+	{ {{- .Const }}, {{ .Alias }}.Register},
+{{- end }}{{ end }}
+}
+{{- end }}
 
 // Register{{ .GoName }}Agent registers on rt every toolset the agent consumes,
 // with its generated specs and its executor from cfg, then the agent. A
 // toolset already registered on rt (by another agent's registration:
 // runtime.ErrToolsetRegistered) is left as it is. It fails, registering
-// nothing, when cfg lacks an executor.
+// nothing, when cfg lacks an executor{{ if .MCP }} or an MCP client{{ end }}.
+{{- if .MCP }} An MCP-backed toolset is
+// registered by its package's Register, which lists the server's tools
+// (this reaches the network) and refuses schema drift.
+{{- end }}
 {{- if .Registries }} It registers nothing for the registry
 // sources: connect each registry (the Registry… constants) with
 // rt.RegisterRegistry before the agent's first run.
@@ -173,6 +207,13 @@ func Register{{ .GoName }}Agent(ctx context.Context, rt *runtime.Runtime, cfg {{
 			errs = append(errs, fmt.Errorf("no executor for toolset %q: set {{ .GoName }}AgentConfig.Executors[%q]", ts.name, ts.name))
 		}
 	}
+{{- if .MCP }}
+	for _, ts := range mcpToolsets {
+		if cfg.MCPClients[ts.name] == nil {
+			errs = append(errs, fmt.Errorf("no MCP client for toolset %q: set {{ .GoName }}AgentConfig.MCPClients[%q] (upstream.Connect)", ts.name, ts.name))
+		}
+	}
+{{- end }}
 	if len(errs) > 0 {
 		return fmt.Errorf("{{ .Package }}: register agent %q: %w", Name, errors.Join(errs...))
 	}
@@ -182,6 +223,14 @@ func Register{{ .GoName }}Agent(ctx context.Context, rt *runtime.Runtime, cfg {{
 			return fmt.Errorf("{{ .Package }}: register agent %q: %w", Name, err)
 		}
 	}
+{{- if .MCP }}
+	for _, ts := range mcpToolsets {
+		err := ts.register(ctx, rt, cfg.MCPClients[ts.name])
+		if err != nil && !errors.Is(err, runtime.ErrToolsetRegistered) {
+			return fmt.Errorf("{{ .Package }}: register agent %q: %w", Name, err)
+		}
+	}
+{{- end }}
 	reg := Definition()
 	reg.Planner = cfg.Planner
 	reg.HistoryModel = cfg.HistoryModel
