@@ -16,6 +16,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -633,10 +634,18 @@ func (s *Server) ServeTransport(ctx context.Context, t sdk.Transport) error {
 	ss := s.newSession(s.cfg.Anonymous, anonymousCred)
 	defer s.drop(ss)
 	err := ss.server.Run(ctx, t)
-	if errors.Is(err, io.EOF) || ctx.Err() != nil {
+	if clientLeft(err) || ctx.Err() != nil {
 		return nil
 	}
 	return err
+}
+
+// clientLeft reports whether a transport's error only says the client
+// went away: its input ended, or it closed the end the server writes to
+// (a pipe closed, a process exited) — which a write may learn before a
+// read does.
+func clientLeft(err error) bool {
+	return errors.Is(err, io.EOF) || errors.Is(err, io.ErrClosedPipe) || errors.Is(err, syscall.EPIPE)
 }
 
 type nopWriteCloser struct{ io.Writer }
