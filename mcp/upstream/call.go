@@ -70,14 +70,8 @@ func (c *Client) Execute(ctx context.Context, call *toolcall.Call) (*toolcall.Re
 	defer stop()
 	s, err := c.session(ctx)
 	if err != nil {
-		if context.Cause(ctx) == ErrClosed {
-			return nil, ErrClosed
-		}
-		if ctx.Err() != nil {
-			if f := c.ctxFailure(ctx, limit); f != nil {
-				return f, nil
-			}
-			return nil, ctx.Err()
+		if res, ended, err := c.ended(ctx, limit); ended {
+			return res, err
 		}
 		if errors.Is(err, ErrClosed) {
 			return nil, err
@@ -104,26 +98,25 @@ func refusedConnection(err error) bool {
 	return errors.Is(err, syscall.ECONNREFUSED)
 }
 
-// ctxFailure returns the failure of a call whose ctx ended at its
-// deadline, nil when ctx has not ended, and (nil result) the caller's
-// cancellation when ctx was cancelled.
-func (c *Client) ctxFailure(ctx context.Context, limit time.Duration) *toolcall.Result {
-	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		return &toolcall.Result{Failure: toolcall.Timeout(limit)}
+// ended reports whether the call's ctx has ended, and then what the call
+// returns: ErrClosed when Close cut it, a timeout failure at its deadline
+// (limit), the caller's cancellation otherwise.
+func (c *Client) ended(ctx context.Context, limit time.Duration) (*toolcall.Result, bool, error) {
+	switch {
+	case context.Cause(ctx) == ErrClosed:
+		return nil, true, ErrClosed
+	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+		return &toolcall.Result{Failure: toolcall.Timeout(limit)}, true, nil
+	case ctx.Err() != nil:
+		return nil, true, ctx.Err()
 	}
-	return nil
+	return nil, false, nil
 }
 
 // callError maps an error of CallTool.
 func (c *Client) callError(ctx context.Context, s *session, tool string, limit time.Duration, err error) (*toolcall.Result, error) {
-	if context.Cause(ctx) == ErrClosed {
-		return nil, ErrClosed
-	}
-	if ctx.Err() != nil {
-		if f := c.ctxFailure(ctx, limit); f != nil {
-			return f, nil
-		}
-		return nil, ctx.Err()
+	if res, ended, err := c.ended(ctx, limit); ended {
+		return res, err
 	}
 	c.mu.Lock()
 	closed := c.closed
