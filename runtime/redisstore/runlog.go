@@ -263,7 +263,7 @@ func (l *runLog) Runs(ctx context.Context, f runtime.RunFilter) ([]runtime.RunIn
 	if f.SessionID != "" {
 		index, kind = l.s.sessionRunsKey(f.SessionID), "session"
 	}
-	reply, err := l.s.conn.Eval(ctx, "list the runs", scriptRuns, true, []string{index}, l.s.prefix, kind, f.Agent, string(f.Status))
+	reply, err := l.s.conn.Eval(ctx, "list the runs", scriptRuns, true, []string{index}, l.s.prefix, kind, f.Agent, string(f.Status), f.Limit)
 	if err != nil {
 		return nil, err
 	}

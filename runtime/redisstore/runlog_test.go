@@ -280,3 +280,35 @@ func TestLeaseKeyVanishesADayAfter(t *testing.T) {
 		}
 	}
 }
+
+// TestRunsWithALimitReadsTheLatestPages: Runs with a limit walks the runs
+// index from the latest update, across pages, and returns the latest
+// runs; without one it returns them all.
+func TestRunsWithALimitReadsTheLatestPages(t *testing.T) {
+	t.Parallel()
+	srv := redistest.Start(t, redistest.Options{})
+	l := open(t, srv, redisstore.WithPrefix(redistest.NewPrefix())).RunLog()
+	const n = 600 // over two of the script's pages
+	for i := range n {
+		rec := event(1, runtime.EventRunStarted)
+		rec.RunID, rec.Time = fmt.Sprintf("r%03d", i), at.Add(time.Duration(i)*time.Second)
+		if err := l.Append(t.Context(), "o1", []runtime.EventRecord{rec}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	latest, err := l.Runs(t.Context(), runtime.RunFilter{Limit: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(latest) != 3 || latest[0].RunID != "r599" || latest[2].RunID != "r597" {
+		t.Fatalf("Runs(limit 3) = %+v; want r599, r598, r597", latest)
+	}
+	old, err := l.Runs(t.Context(), runtime.RunFilter{Limit: 2, Status: runtime.StatusRunning})
+	if err != nil || len(old) != 2 || old[1].RunID != "r598" {
+		t.Fatalf("Runs(limit 2, running) = %+v, %v", old, err)
+	}
+	all, err := l.Runs(t.Context(), runtime.RunFilter{})
+	if err != nil || len(all) != n {
+		t.Fatalf("Runs() returned %d runs, %v; want %d", len(all), err, n)
+	}
+}

@@ -25,6 +25,7 @@ func RunLog(t *testing.T, open func(t *testing.T) runtime.RunLog) {
 	t.Run("StatusFollowsEvents", func(t *testing.T) { logStatus(t, open(t)) })
 	t.Run("UnknownRun", func(t *testing.T) { logUnknown(t, open(t)) })
 	t.Run("RunsFilters", func(t *testing.T) { logRuns(t, open(t)) })
+	t.Run("RunsLimitKeepsTiesInOrder", func(t *testing.T) { logRunsLimitTies(t, open(t)) })
 	t.Run("WaitWakesOnAppend", func(t *testing.T) { logWait(t, open(t)) })
 	t.Run("StaleFollowsLeases", func(t *testing.T) { logStale(t, open(t)) })
 	t.Run("ExpireRemovesEndedRuns", func(t *testing.T) { logExpire(t, open(t)) })
@@ -239,6 +240,7 @@ func logRuns(t *testing.T, l runtime.RunLog) {
 		{runtime.RunFilter{Status: runtime.StatusRunning}, "r2"},
 		{runtime.RunFilter{Status: runtime.StatusSuspended, SessionID: "s-r1"}, "r3"},
 		{runtime.RunFilter{SessionID: "nobody"}, ""},
+		{runtime.RunFilter{Limit: 1, Agent: "desk"}, "r2"},
 	} {
 		got, err := l.Runs(ctx, c.f)
 		if err != nil {
@@ -250,6 +252,31 @@ func logRuns(t *testing.T, l runtime.RunLog) {
 		}
 		if s := strings.Join(ids, " "); s != c.want {
 			t.Errorf("Runs(%+v) = %q, want %q", c.f, s, c.want)
+		}
+	}
+}
+
+// logRunsLimitTies: runs updated at the same instant are ordered by run
+// id, also where a limit cuts them.
+func logRunsLimitTies(t *testing.T, l runtime.RunLog) {
+	for _, id := range []string{"c", "a", "b", "d"} {
+		recs := []runtime.EventRecord{ev(id, 1, runtime.EventRunStarted, `{}`)}
+		if id == "d" {
+			recs[0].Time = epoch // updated before the others
+		}
+		mustAppend(t, l, "o1", recs...)
+	}
+	for limit, want := range map[int]string{1: "a", 2: "a b", 3: "a b c", 4: "a b c d", 0: "a b c d"} {
+		got, err := l.Runs(ctx, runtime.RunFilter{Limit: limit})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ids []string
+		for _, r := range got {
+			ids = append(ids, r.RunID)
+		}
+		if s := strings.Join(ids, " "); s != want {
+			t.Errorf("Runs(limit %d) = %q, want %q", limit, s, want)
 		}
 	}
 }
