@@ -154,10 +154,11 @@ func killedMidCall(t *testing.T, prog string, storeArgs []string, open func(*tes
 }
 
 // TestFollowerInAnotherProcessMissesNothing: followers in other processes
-// read a run on Redis as it happens. The first leaves after three events,
-// the second follows on from its cursor to the run's suspension, the
-// third from there through the continuation: together they read every
-// event, in order, each once — what the run's own subscribers saw.
+// read a run on Redis. The first, started before the run, leaves after
+// three events; the second follows on from its cursor to the run's
+// suspension; the third, once the continuation has ended, reads the rest
+// from there: together they read every event, in order, each once — what
+// the run's own subscribers saw.
 func TestFollowerInAnotherProcessMissesNothing(t *testing.T) {
 	prog := buildProg(t)
 	srv := redistest.Start(t, redistest.Options{})
@@ -220,8 +221,9 @@ func TestFollowerInAnotherProcessMissesNothing(t *testing.T) {
 	}
 	second := follower(seen[len(seen)-1].Seq, 0)
 	collect(second, start(second))
-	third := follower(seen[len(seen)-1].Seq, 0)
-	thirdOut := start(third)
+	// The third starts once the continuation has ended: started before
+	// it, it could find the run still suspended with nothing after its
+	// cursor, and leave, as a follower of a suspended run does.
 	h, err := rt.Continue(ctx, out.RunID, out.Suspension.Pending[0].Approve())
 	if err != nil {
 		t.Fatal(err)
@@ -229,7 +231,8 @@ func TestFollowerInAnotherProcessMissesNothing(t *testing.T) {
 	if _, err := h.Wait(ctx); err != nil {
 		t.Fatal(err)
 	}
-	collect(third, thirdOut)
+	third := follower(seen[len(seen)-1].Seq, 0)
+	collect(third, start(third))
 
 	if len(seen) != len(emitted) {
 		t.Fatalf("the followers read %d events; the run emitted %d (%v)", len(seen), len(emitted), emitted)
