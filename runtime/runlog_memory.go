@@ -10,14 +10,31 @@ import (
 	"time"
 )
 
+// MemoryRunLogEndedRuns is how many ended runs (completed, failed,
+// cancelled, interrupted) the in-memory run log keeps: once more have
+// ended, the one that ended first is dropped, so that a process running
+// agents for months on the default store does not keep every event it
+// ever emitted. Running and suspended runs are always kept.
+const MemoryRunLogEndedRuns = 1000
+
 // memoryRunLog is the default [RunLog]: events in process memory, lost
 // with the process, through the same encoding and rules as a durable log.
 type memoryRunLog struct {
 	mu     sync.Mutex
 	runs   map[string]*memoryRun
 	leases map[string]time.Time
+	// ended are the ended runs, in the order they ended: the first is
+	// dropped when there are more than MemoryRunLogEndedRuns.
+	ended []endedRun
 	// changed is closed, and replaced, at every append: waiters watch it.
 	changed chan struct{}
+}
+
+// endedRun names a run that ended, by id and the time of its last event
+// (an id expired and used again is another run).
+type endedRun struct {
+	id string
+	at time.Time
 }
 
 // memoryRun is one run's info and records, record i holding seq i+1.
@@ -26,7 +43,8 @@ type memoryRun struct {
 	records [][]byte
 }
 
-// NewMemoryRunLog returns an empty in-memory run log.
+// NewMemoryRunLog returns an empty in-memory run log, which keeps the
+// latest MemoryRunLogEndedRuns ended runs.
 func NewMemoryRunLog() RunLog {
 	return &memoryRunLog{runs: map[string]*memoryRun{}, leases: map[string]time.Time{}, changed: make(chan struct{})}
 }
@@ -52,11 +70,28 @@ func (l *memoryRunLog) Append(ctx context.Context, owner string, events []EventR
 	for _, e := range add {
 		run.records = append(run.records, e.Record)
 	}
+	ended := info.Status.Ended() && !run.info.Status.Ended()
 	run.info = info
 	l.runs[info.RunID] = run
+	if ended {
+		l.dropEnded(endedRun{info.RunID, info.UpdatedAt})
+	}
 	close(l.changed)
 	l.changed = make(chan struct{})
 	return nil
+}
+
+// dropEnded records that e ended and drops the runs that ended first
+// beyond MemoryRunLogEndedRuns. l.mu is held.
+func (l *memoryRunLog) dropEnded(e endedRun) {
+	l.ended = append(l.ended, e)
+	for len(l.ended) > MemoryRunLogEndedRuns {
+		old := l.ended[0]
+		l.ended = l.ended[1:]
+		if run := l.runs[old.id]; run != nil && run.info.Status.Ended() && run.info.UpdatedAt.Equal(old.at) {
+			delete(l.runs, old.id)
+		}
+	}
 }
 
 // Read implements [RunLog].
