@@ -62,77 +62,43 @@ func NewEventRecord(e Event) EventRecord {
 // or [UnknownEvent] for a type this release does not know. Data fields it
 // does not know are ignored.
 func (rec EventRecord) Event() (Event, error) {
-	var e Event
-	switch rec.Type {
-	case EventRunStarted:
-		e = &RunStarted{}
-	case EventPlanned:
-		e = &Planned{}
-	case EventToolCallScheduled:
-		e = &ToolCallScheduled{}
-	case EventToolResult:
-		e = &ToolResultReceived{}
-	case EventAwaiting:
-		e = &Awaiting{}
-	case EventConfirmation:
-		e = &ConfirmationDecided{}
-	case EventUsage:
-		e = &UsageReported{}
-	case EventRunCompleted:
-		e = &RunCompleted{}
-	case EventRunFailed:
-		e = &RunFailed{}
-	case EventRunCancelled:
-		e = &RunCancelled{}
-	case EventRunInterrupted:
-		e = &RunInterrupted{}
-	case EventCacheCheckpointIgnored:
-		e = &CacheCheckpointIgnored{}
-	case EventRegistryRead:
-		e = &RegistryRead{}
-	default:
+	decode, ok := eventDecoders[rec.Type]
+	if !ok {
 		return UnknownEvent{EventHeader: rec.EventHeader, Kind: rec.Type, Data: rec.Data}, nil
 	}
-	if len(rec.Data) > 0 {
-		if err := json.Unmarshal(rec.Data, e); err != nil {
-			return nil, fmt.Errorf("runtime: %s event %d of run %s: its data does not decode: %w", rec.Type, rec.Seq, rec.RunID, err)
-		}
+	e, err := decode(rec.Data)
+	if err != nil {
+		return nil, fmt.Errorf("runtime: %s event %d of run %s: its data does not decode: %w", rec.Type, rec.Seq, rec.RunID, err)
 	}
-	return derefEvent(e).withHead(rec.EventHeader), nil
+	return e.withHead(rec.EventHeader), nil
 }
 
-// derefEvent returns the value a decoding pointer points at: events are
-// values.
-func derefEvent(e Event) Event {
-	switch p := e.(type) {
-	case *RunStarted:
-		return *p
-	case *Planned:
-		return *p
-	case *ToolCallScheduled:
-		return *p
-	case *ToolResultReceived:
-		return *p
-	case *Awaiting:
-		return *p
-	case *ConfirmationDecided:
-		return *p
-	case *UsageReported:
-		return *p
-	case *RunCompleted:
-		return *p
-	case *RunFailed:
-		return *p
-	case *RunCancelled:
-		return *p
-	case *RunInterrupted:
-		return *p
-	case *CacheCheckpointIgnored:
-		return *p
-	case *RegistryRead:
-		return *p
+// eventDecoders decode each known event type's data.
+var eventDecoders = map[EventType]func(json.RawMessage) (Event, error){
+	EventRunStarted:             decodeAs[RunStarted],
+	EventPlanned:                decodeAs[Planned],
+	EventToolCallScheduled:      decodeAs[ToolCallScheduled],
+	EventToolResult:             decodeAs[ToolResultReceived],
+	EventAwaiting:               decodeAs[Awaiting],
+	EventConfirmation:           decodeAs[ConfirmationDecided],
+	EventUsage:                  decodeAs[UsageReported],
+	EventRunCompleted:           decodeAs[RunCompleted],
+	EventRunFailed:              decodeAs[RunFailed],
+	EventRunCancelled:           decodeAs[RunCancelled],
+	EventRunInterrupted:         decodeAs[RunInterrupted],
+	EventCacheCheckpointIgnored: decodeAs[CacheCheckpointIgnored],
+	EventRegistryRead:           decodeAs[RegistryRead],
+}
+
+// decodeAs decodes data as an event of type E (no data: its zero value).
+func decodeAs[E Event](data json.RawMessage) (Event, error) {
+	var e E
+	if len(data) > 0 {
+		if err := json.Unmarshal(data, &e); err != nil {
+			return nil, err
+		}
 	}
-	return e
+	return e, nil
 }
 
 // UnknownEvent is an event of a type this release does not know (a newer

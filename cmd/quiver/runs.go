@@ -70,9 +70,6 @@ type openedLog struct {
 	close func() error
 }
 
-// errNoRunLog is returned when the data folder holds no run log.
-var errNoRunLog = errors.New("no run log")
-
 // open opens the run log the flags name: Redis, or runs.db in the data
 // folder (which must exist: reading creates nothing).
 func (f *runLogFlags) open(ctx context.Context) (*openedLog, error) {
@@ -88,7 +85,7 @@ func (f *runLogFlags) open(ctx context.Context) (*openedLog, error) {
 	}
 	path := filepath.Join(f.data.path, boltstore.FileName)
 	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("%w at %s: no application has kept runs there (it opens boltstore.Open(filepath.Join(DIR, boltstore.FileName)) and runtime.WithStore); pass its --data DIR, or --redis URL", errNoRunLog, path)
+		return nil, fmt.Errorf("no run log at %s: no application has kept runs there (it opens boltstore.Open(filepath.Join(DIR, boltstore.FileName)) and runtime.WithStore); pass its --data DIR, or --redis URL", path)
 	}
 	s, err := boltstore.Open(path, boltstore.WithOpenTimeout(2*time.Second))
 	if errors.Is(err, boltstore.ErrInUse) {
