@@ -75,6 +75,9 @@ func errPortableNeedsWrap(s SearchSettings) error {
 // checkMode refuses a search mode that is neither SearchNative nor
 // SearchPortable.
 func (s SearchSettings) checkMode() error {
+	if s.CallTool && s.Mode != SearchPortable {
+		return fmt.Errorf("SearchSettings.CallTool needs portable search (Mode: model.SearchPortable): native search adds found tools to the provider's tool list itself: %w", ErrToolSearchUnsupported)
+	}
 	switch s.Mode {
 	case SearchNative, SearchPortable:
 		return nil

@@ -115,7 +115,19 @@ type SearchSettings struct {
 	ToolName string `json:"tool_name,omitempty"`
 	// Cap is the per-turn search budget ([DefaultSearchCap] when 0).
 	Cap int `json:"cap,omitempty"`
+	// CallTool (portable mode only) keeps every request's tools array
+	// the same for the whole run: found tools never join it; their
+	// definitions come back in the search answer and the model calls them
+	// through the [CallToolName] function, which the adapter turns into
+	// ordinary calls of those tools. A provider's prompt cache then survives
+	// every discovery; models call natively listed tools more reliably.
+	CallTool bool `json:"call_tool,omitempty"`
 }
+
+// CallToolName is the wire name of the function a model calls found tools
+// through when [SearchSettings.CallTool] is set (and of the MCP server's
+// tool of the same use).
+const CallToolName = "call_tool"
 
 // ToolDefinition is one tool as advertised to a model.
 type ToolDefinition struct {

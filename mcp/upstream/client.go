@@ -106,8 +106,14 @@ func (c *Client) dial(ctx context.Context) (*session, error) {
 	}
 	s := &session{cs: cs, done: make(chan struct{})}
 	go func() {
-		_ = cs.Wait()
+		err := cs.Wait()
 		close(s.done)
+		c.mu.Lock()
+		closed := c.closed
+		c.mu.Unlock()
+		if !closed && c.cfg.OnDisconnect != nil {
+			c.cfg.OnDisconnect(err)
+		}
 	}()
 	return s, nil
 }

@@ -67,6 +67,12 @@ type Config struct {
 	// sent notifications/tools/list_changed. Toolsets built before are not
 	// rebuilt: build them again (ListedToolset, DeclaredToolset) to follow.
 	OnToolsChanged func()
+	// OnDisconnect is called (in its own goroutine) when a connection to
+	// the server ended other than by [Client.Close] — a stdio server that
+	// exited, an HTTP session the server ended — with the reason the SDK
+	// gave (nil when it gave none). The next call, or [Client.Tools],
+	// reconnects.
+	OnDisconnect func(err error)
 }
 
 // Handlers answer what an upstream server may ask its client. Each gets
