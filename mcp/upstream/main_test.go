@@ -3,12 +3,12 @@ package upstream_test
 import (
 	"os"
 	"testing"
+
+	"github.com/quiver-go/quiver/internal/testbuild"
 )
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if built.dir != "" {
-		_ = os.RemoveAll(built.dir)
-	}
+	testbuild.Cleanup()
 	os.Exit(code)
 }

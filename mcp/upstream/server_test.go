@@ -4,55 +4,23 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/quiver-go/quiver/internal/loopback"
+	"github.com/quiver-go/quiver/internal/testbuild"
 	"github.com/quiver-go/quiver/mcp/upstream"
 	"github.com/quiver-go/quiver/toolcall"
 	"github.com/quiver-go/quiver/tools"
 )
 
-var built struct {
-	once sync.Once
-	dir  string
-	bin  string
-	err  error
-	out  []byte
-}
-
-// testServer builds ./internal/testserver once per test binary (with
+// testServer builds ../internal/testserver once per test binary (with
 // -race when the test runs with it) and returns its path.
 func testServer(t *testing.T) string {
 	t.Helper()
-	built.once.Do(func() {
-		goTool, err := exec.LookPath("go")
-		if err != nil {
-			built.err = err
-			return
-		}
-		dir, err := os.MkdirTemp("", "upstream-testserver")
-		if err != nil {
-			built.err = err
-			return
-		}
-		built.dir = dir
-		built.bin = filepath.Join(dir, "testserver")
-		args := []string{"build", "-o", built.bin}
-		if raceBuild {
-			args = append(args, "-race")
-		}
-		built.out, built.err = exec.Command(goTool, append(args, "./internal/testserver")...).CombinedOutput()
-	})
-	if built.err != nil {
-		t.Fatalf("go build ./internal/testserver: %v\n%s", built.err, built.out)
-	}
-	return built.bin
+	return testbuild.Binary(t, "../internal/testserver")
 }
 
 // httpServer starts the test server on streamable HTTP at addr (a free

@@ -47,16 +47,36 @@ type SkippedTool struct {
 // The names of the toolset are the client's from then on: [Client.Execute]
 // maps a call of name's tools through them.
 func (c *Client) ListedToolset(ctx context.Context, name string) (*Toolset, error) {
-	listed, err := c.Tools(ctx)
+	decl, skipped, err := c.ListedDeclaration(ctx, name)
 	if err != nil {
 		return nil, err
+	}
+	specs, err := contract.CompileToolset(decl)
+	if err != nil {
+		return nil, fmt.Errorf("upstream: server %q: %w", c.name, err)
+	}
+	c.mu.Lock()
+	names := maps.Clone(c.names[name])
+	c.mu.Unlock()
+	return &Toolset{Name: name, Specs: specs, Skipped: skipped, Names: names, Executor: c}, nil
+}
+
+// ListedDeclaration is [Client.ListedToolset] before compilation: the
+// runtime-defined declaration of what the server lists, as a provider
+// publishes it to a registry (registry.Registration), and the tools left
+// out. Every declaration it holds passed [contract.Check]. The toolset's
+// names are the client's from then on, as with ListedToolset.
+func (c *Client) ListedDeclaration(ctx context.Context, name string) (contract.ToolsetDeclaration, []SkippedTool, error) {
+	listed, err := c.Tools(ctx)
+	if err != nil {
+		return contract.ToolsetDeclaration{}, nil, err
 	}
 	names, skipped := mapNames(name, listed)
 	ours := make(map[string]string, len(names))
 	for k, v := range names {
 		ours[v] = k
 	}
-	var decls []contract.ToolDeclaration
+	decl := contract.ToolsetDeclaration{Name: name}
 	for _, t := range listed {
 		tool, ok := ours[t.Name]
 		if !ok {
@@ -75,13 +95,12 @@ func (c *Client) ListedToolset(ctx context.Context, name string) (*Toolset, erro
 			delete(names, tool)
 			continue
 		}
-		decls = append(decls, d)
+		decl.Tools = append(decl.Tools, d)
 	}
-	specs, err := contract.CompileToolset(contract.ToolsetDeclaration{Name: name, Tools: decls})
-	if err != nil {
-		return nil, fmt.Errorf("upstream: server %q: %w", c.name, err)
-	}
-	return c.bind(name, specs, skipped, names), nil
+	c.mu.Lock()
+	c.names[name] = names
+	c.mu.Unlock()
+	return decl, skipped, nil
 }
 
 // bind records the toolset's names in c and returns it.
