@@ -1,7 +1,7 @@
 // Command testserver is the Go SDK MCP server the upstream package's tests
 // call through its client, over stdio (the default) or streamable HTTP
 // (-http addr). Its tools exercise every mapping of the client: structured
-// content, text, isError, a call that hangs, an oversized and a malformed
+// content, text, isError, a call that hangs, one that sleeps, an oversized and a malformed
 // result, list_changed, requests sent back to the client, names the
 // client maps or skips, and many tools on small pages (-many, -page).
 // -noinit never answers initialize.
@@ -20,6 +20,7 @@ import (
 	"net/http"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -132,6 +133,22 @@ func newServer(many, page int) *mcp.Server {
 				return nil, err
 			}
 			return text(strings.Repeat("x", in.Bytes)), nil
+		})
+	srv.AddTool(&mcp.Tool{Name: "sleep", Description: "Answers after the given milliseconds.",
+		InputSchema: json.RawMessage(`{"type":"object","properties":{"ms":{"type":"integer"}},"required":["ms"]}`)},
+		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			var in struct {
+				MS int `json:"ms"`
+			}
+			if err := json.Unmarshal(req.Params.Arguments, &in); err != nil {
+				return nil, err
+			}
+			select {
+			case <-time.After(time.Duration(in.MS) * time.Millisecond):
+				return text("slept"), nil
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
 		})
 	raw("add_tool", "Adds the tool \"added\" (the server then notifies tools/list_changed).", func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		srv.AddTool(&mcp.Tool{Name: "added", InputSchema: emptyObject}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
