@@ -17,7 +17,9 @@ import (
 )
 
 // search answers the search tool with the discovery core: what it finds
-// joins the session's listing, and the client is told.
+// joins the session's listing, and the client is told — except in
+// call-tool mode, where the listing stays as it is and the answer carries
+// the found tools' input schemas instead.
 func (ss *session) search(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 	cur := ss.s.snapshot()
 	if cur == nil {
@@ -36,7 +38,7 @@ func (ss *session) search(ctx context.Context, req *sdk.CallToolRequest) (*sdk.C
 	ss.mu.Unlock()
 	mreq := &model.Request{
 		Tools:     slices.Clone(ss.inScope(cur)),
-		Search:    model.SearchSettings{Mode: model.SearchPortable, ToolName: SearchToolName, Cap: budget},
+		Search:    model.SearchSettings{Mode: model.SearchPortable, ToolName: SearchToolName, Cap: budget, CallTool: ss.s.cfg.CallTool},
 		Discovery: &state,
 	}
 	turn, err := ss.s.engine.Begin(mreq, SearchToolName)
@@ -49,12 +51,15 @@ func (ss *session) search(ctx context.Context, req *sdk.CallToolRequest) (*sdk.C
 		ss.state.Apply(rec)
 		ss.mu.Unlock()
 	}
-	if len(ans.Tools) > 0 {
+	text := ans.JSON
+	if ss.s.cfg.CallTool {
+		text = ans.CallToolJSON(CallToolName)
+	} else if len(ans.Tools) > 0 {
 		ss.refresh()
 	}
 	return &sdk.CallToolResult{
-		Content:           []sdk.Content{&sdk.TextContent{Text: string(ans.JSON)}},
-		StructuredContent: json.RawMessage(ans.JSON),
+		Content:           []sdk.Content{&sdk.TextContent{Text: string(text)}},
+		StructuredContent: json.RawMessage(text),
 		IsError:           ans.IsError(),
 	}, nil
 }
@@ -69,10 +74,18 @@ func (ss *session) caller(wire string) sdk.ToolHandler {
 	}
 }
 
-// call runs one tools/call: scope, admission, then the tool-call pipeline
-// the runtime runs too (toolcall.Run). Nothing runs unless every check
-// before execution passes.
+// call runs one tools/call of the tool listed (or served) as wire, with
+// the request's arguments.
 func (ss *session) call(ctx context.Context, wire string, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+	return ss.callArgs(ctx, wire, req.Params.Arguments, req)
+}
+
+// callArgs runs one call of wire with args, on behalf of req (whose
+// credential and session it checks and records): scope, admission, then
+// the tool-call pipeline the runtime runs too (toolcall.Run). Nothing runs
+// unless every check before execution passes. A direct tools/call and a
+// call through the call tool both come here.
+func (ss *session) callArgs(ctx context.Context, wire string, args json.RawMessage, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 	cur := ss.s.snapshot()
 	id, ok := cur.catalog.Ident(wire)
 	t, served := cur.tools[id]
@@ -100,7 +113,7 @@ func (ss *session) call(ctx context.Context, wire string, req *sdk.CallToolReque
 	if t.Deferred && !found && !ss.s.cfg.ExposeAll {
 		return failure(toolcall.NotInActiveSet(ss.refusal(cur, wire))), nil
 	}
-	payload, f := toolcall.Canonicalize(spec, req.Params.Arguments, tools.PayloadLimits{})
+	payload, f := toolcall.Canonicalize(spec, args, tools.PayloadLimits{})
 	if f != nil {
 		return failure(f), nil
 	}
@@ -169,13 +182,20 @@ func notReady() *sdk.CallToolResult {
 
 // refusal is the answer to a call of a tool not found yet: the search to
 // make and the tools the session may call without one — only tools in its
-// scope, so the message names nothing the client may not see.
+// scope, so the message names nothing the client may not see. In call-tool
+// mode the found tools are named as the call the client makes of them
+// (callable).
 func (ss *session) refusal(cur *served, wire string) string {
-	defs, _ := ss.visible(cur)
-	inline := make([]string, len(defs))
-	for i, d := range defs {
-		inline[i] = d.Name
+	var names []string
+	if ss.s.cfg.CallTool {
+		names = ss.callable(cur)
+	} else {
+		defs, _ := ss.visible(cur)
+		names = make([]string, len(defs))
+		for i, d := range defs {
+			names[i] = d.Name
+		}
+		slices.Sort(names)
 	}
-	slices.Sort(inline)
-	return catalog.Refusal(wire, inline, model.SearchSettings{Mode: model.SearchPortable, ToolName: SearchToolName}, "")
+	return catalog.Refusal(wire, names, model.SearchSettings{Mode: model.SearchPortable, ToolName: SearchToolName}, "")
 }

@@ -12,6 +12,14 @@
 //     budget is spent by searches and restored by each other tools/call
 //     ([Config.SearchBudget]). [Config.ExposeAll] lists every tool in scope at
 //     once, for clients that cannot search.
+//   - Call-tool mode ([Config.CallTool]) is for clients that list tools once
+//     and never again, and keeps their prompt caches: tools/list gives the
+//     inline tools, search_tools and call_tool, and a search never changes
+//     it. The search answers with the found tools' inputSchema, and the
+//     client calls them through call_tool ({"name": "<tool>", "arguments":
+//     {…}}), which checks, admits and runs the call as a direct tools/call
+//     of that tool. Only a catalog change of the inline tools changes the
+//     list.
 //   - A client's scope is a tier ([tools.Exposure]), given by its bearer
 //     credential: read_only ⊂ staging ⊂ full. A tool is served to a tier at
 //     or above its declared exposure; "excluded" tools to none; tools

@@ -31,6 +31,10 @@ import (
 // SearchToolName is the name of the search tool a session lists.
 const SearchToolName = "search_tools"
 
+// CallToolName is the name of the tool a session calls found tools
+// through in call-tool mode ([Config.CallTool]).
+const CallToolName = model.CallToolName
+
 // DefaultSearchBudget is how many searches a session may make between two
 // calls to other tools.
 const DefaultSearchBudget = 3
@@ -80,6 +84,20 @@ type Config struct {
 	// ExposeAll lists every tool in the client's scope at once, for
 	// clients that cannot search; the search tool is not listed then.
 	ExposeAll bool
+	// CallTool keeps a session's tool list stable, for clients that read
+	// tools/list once and never again, and for the prompt caches every
+	// change of it invalidates: a session lists the inline tools in its
+	// scope, SearchToolName and CallToolName — the last two always — and
+	// a search adds nothing to it and sends no list_changed. The search
+	// answers with the found tools' inputSchema; the client calls them
+	// through CallToolName ({"name": "<wire name>", "arguments": {…}}),
+	// which checks, admits and runs the call exactly as a direct tools/call
+	// of that tool (a tool no search found yet is refused the same way).
+	// Deferred tools (every registry tool is one) are never listed; only a
+	// catalog change that changes the inline tools in scope changes the
+	// list. A tool whose wire name is CallToolName clashes then. Not with
+	// ExposeAll, which lists everything: pick one.
+	CallTool bool
 	// SearchBudget is how many searches a session may make between two
 	// calls to other tools: 0 means DefaultSearchBudget, a negative value
 	// no limit.
@@ -202,6 +220,9 @@ func New(cfg Config) (*Server, error) {
 	}
 	if err := checkExtras(cfg.Resources, cfg.Prompts); err != nil {
 		errs = append(errs, err)
+	}
+	if cfg.CallTool && cfg.ExposeAll {
+		errs = append(errs, errors.New("Config.CallTool and Config.ExposeAll are both set: pick one (ExposeAll lists every tool in scope; CallTool keeps a short, stable list and calls found tools through "+CallToolName+")"))
 	}
 	engine, err := discovery.New(discovery.Settings{})
 	if err != nil {
@@ -333,7 +354,9 @@ func (s *Server) follow(ctx context.Context) {
 }
 
 // build turns a source's tools into a served catalog, leaving out the
-// tools no client may get (missing labels, a name the search tool takes).
+// tools no client may get (missing labels, nothing to run them); a tool
+// taking the search tool's name, or the call tool's in call-tool mode,
+// fails it.
 func (s *Server) build(list []Tool) (*served, error) {
 	s.warnUndeclared(list)
 	cur := &served{tools: make(map[tools.Ident]Tool, len(list))}
@@ -356,6 +379,9 @@ func (s *Server) build(list []Tool) (*served, error) {
 	}
 	if _, clash := cat.Ident(SearchToolName); clash {
 		return nil, fmt.Errorf("mcp: a tool is called %q on the wire, the search tool's name: rename it", SearchToolName)
+	}
+	if _, clash := cat.Ident(CallToolName); clash && s.cfg.CallTool {
+		return nil, fmt.Errorf("mcp: a tool is called %q on the wire, the name of the tool found tools are called through (Config.CallTool): rename it", CallToolName)
 	}
 	cur.catalog = cat
 	cur.defs = cat.AdvertisedToolDefinitions()

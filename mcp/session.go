@@ -165,8 +165,9 @@ func (s *Server) listingOf(cur *served, tier tools.Exposure) *listing {
 	return l
 }
 
-// refresh makes the session's listing what it may call now; the SDK tells
-// the client (notifications/tools/list_changed) when it changed.
+// refresh makes the session's listing what it may call now (in call-tool
+// mode, its stable listing); the SDK tells the client
+// (notifications/tools/list_changed) when it changed.
 func (ss *session) refresh() {
 	ss.refreshing.Lock()
 	defer ss.refreshing.Unlock()
@@ -177,13 +178,18 @@ func (ss *session) refresh() {
 	}
 	ss.mu.Unlock()
 	cur := ss.s.snapshot()
-	defs, searchable := ss.visible(cur)
-	want := make(map[string]listedTool, len(defs)+1)
-	for _, d := range defs {
-		want[d.Name] = cur.listed[d.Name]
-	}
-	if searchable {
-		want[SearchToolName] = searchListed
+	var want map[string]listedTool
+	if ss.s.cfg.CallTool {
+		want = ss.stableListing(cur)
+	} else {
+		defs, searchable := ss.visible(cur)
+		want = make(map[string]listedTool, len(defs)+1)
+		for _, d := range defs {
+			want[d.Name] = cur.listed[d.Name]
+		}
+		if searchable {
+			want[SearchToolName] = searchListed
+		}
 	}
 	ss.mu.Lock()
 	var removed []string
@@ -205,11 +211,14 @@ func (ss *session) refresh() {
 	}
 	slices.SortFunc(added, func(a, b *sdk.Tool) int { return strings.Compare(a.Name, b.Name) })
 	for _, t := range added {
-		if t.Name == SearchToolName {
+		switch {
+		case t.Name == SearchToolName:
 			ss.server.AddTool(t, ss.search)
-			continue
+		case t.Name == CallToolName && ss.s.cfg.CallTool:
+			ss.server.AddTool(t, ss.callTool)
+		default:
+			ss.server.AddTool(t, ss.caller(t.Name))
 		}
-		ss.server.AddTool(t, ss.caller(t.Name))
 	}
 }
 

@@ -27,11 +27,18 @@ func (ss *session) unlisted(next sdk.MethodHandler) sdk.MethodHandler {
 		if cur == nil {
 			return next(ctx, method, req)
 		}
-		id, served := cur.catalog.Ident(call.Params.Name)
-		if !served || ss.s.cfg.needs(cur.tools[id].Spec) == "" {
-			// Unknown, or served to no one (excluded): invisible.
+		if !cur.known(&ss.s.cfg, call.Params.Name) {
 			return next(ctx, method, req)
 		}
 		return ss.call(ctx, call.Params.Name, call)
 	}
+}
+
+// known reports whether cur serves wire to some tier: a name unknown, or
+// served to no one (excluded), stays invisible — called, it is answered
+// as a name nobody declared.
+func (cur *served) known(cfg *Config, wire string) bool {
+	id, ok := cur.catalog.Ident(wire)
+	t, served := cur.tools[id]
+	return ok && served && cfg.needs(t.Spec) != ""
 }
