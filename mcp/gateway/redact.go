@@ -125,4 +125,3 @@ func (h *scrubHandler) WithAttrs(attrs []slog.Attr) slog.Handler {
 func (h *scrubHandler) WithGroup(name string) slog.Handler {
 	return &scrubHandler{s: h.s, inner: h.inner.WithGroup(name)}
 }
-
