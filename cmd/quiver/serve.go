@@ -18,6 +18,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/quiver-go/quiver/mcp"
+	"github.com/quiver-go/quiver/mcp/gateway"
 	"github.com/quiver-go/quiver/registry"
 	"github.com/quiver-go/quiver/registry/node"
 	"github.com/quiver-go/quiver/registry/server"
@@ -43,6 +44,14 @@ type quickServeOptions struct {
 	// callsPerClient is --max-calls-per-client (0: no limit).
 	callsPerClient int
 	sessions       sessionFlags
+	// upstreams is --upstreams: the mcpServers file of the servers to
+	// front instead of the example toolset ("" for none).
+	upstreams string
+	// undeclared is --undeclared: the tier a tool that declares none
+	// needs ("" serves such tools to no one).
+	undeclared string
+	// callTool is --call-tool: a tool list that never changes.
+	callTool bool
 }
 
 // sessionFlags bound the MCP endpoint's sessions and request bodies; 0
@@ -104,8 +113,8 @@ func (f *sessionFlags) apply(cfg *mcp.Config) {
 func newServeCommand() *cobra.Command {
 	var opts quickServeOptions
 	cmd := &cobra.Command{
-		Use:   "serve [--addr HOST:PORT] [--data DIR] [--keys FILE] [--tls-cert FILE --tls-key FILE | --insecure-http] [--expose-all] [--approve TOOL]... [--max-calls-per-client N] [--stdio] [--session-timeout D] [--max-sessions N] [--max-sessions-per-key N] [--body-timeout D] [--max-reading-bodies N]",
-		Short: "Serve the example toolsets to MCP clients, through a registry",
+		Use:   "serve [--addr HOST:PORT] [--data DIR] [--keys FILE] [--tls-cert FILE --tls-key FILE | --insecure-http] [--expose-all] [--approve TOOL]... [--max-calls-per-client N] [--stdio] [--session-timeout D] [--max-sessions N] [--max-sessions-per-key N] [--body-timeout D] [--max-reading-bodies N] [--upstreams FILE] [--undeclared TIER] [--call-tool]",
+		Short: "Serve your MCP servers, or the example toolsets, to MCP clients through a registry",
 		Long: `Start a tool registry (its embedded store in the data folder --data DIR,
 created if missing, 0700; a folder every user may write to is refused),
 publish the records example's workspace toolset to it through a provider
@@ -159,9 +168,32 @@ bound and how to raise it; a request's body must arrive within
 
 --stdio serves one client over standard input and output instead (the
 banner goes to standard error), as Claude Desktop starts a local server.
+--upstreams FILE fronts your own MCP servers instead of the example
+toolset: FILE is the mcpServers JSON MCP clients use ({"mcpServers":
+{"files": {"command": "npx", "args": [...], "env": {...}}, "docs": {"url":
+"https://...", "headers": {...}}}}), ${VAR} and ${VAR:-default} expanded
+from the environment. Each server becomes a toolset named after its key,
+published by a provider in this process, so search, scopes and the
+registry's guarantees apply to its tools. A server may say the tier its
+tools need ("exposure": "read_only", or per tool: "tools": {"write_file":
+{"exposure": "staging"}}) and how many of its calls run at once
+("maxConcurrentCalls", default 16). A tool the file gives no tier is served
+to no one unless --undeclared TIER says which tier it needs. A server that
+fails to start is in the banner and retried with backoff while the others
+serve; its tools/list_changed republishes its toolset; one that dies is
+started again. Secrets in the file are never logged. FILE must not be
+writable by others (it names commands to run).
+
+--call-tool keeps every client's tool list the same for the whole session:
+search_tools answers with the found tools' schemas, and call_tool(name,
+arguments) calls them (same scopes, admission and refusals), for clients
+that read tools/list once and for prompt caches that a changing list
+breaks. It cannot be combined with --expose-all.
+
 SIGINT (Ctrl-C) or SIGTERM stops it.`,
 		Example: `  quiver serve
-  quiver serve --addr 127.0.0.1:7401 --expose-all`,
+  quiver serve --addr 127.0.0.1:7401 --expose-all
+  quiver serve --stdio --upstreams ~/mcp-servers.json --undeclared read_only --call-tool`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := opts.check(); err != nil {
@@ -178,6 +210,9 @@ SIGINT (Ctrl-C) or SIGTERM stops it.`,
 	f.BoolVar(&opts.stdio, "stdio", false, "serve one client over standard input and output")
 	f.StringArrayVar(&opts.approve, "approve", nil, "serve the confirmation-gated `TOOL` (toolset.tool) anyway; repeatable")
 	f.IntVar(&opts.callsPerClient, "max-calls-per-client", defaultCallsPerClient, "calls one MCP client may have open at once; 0: no limit")
+	f.StringVar(&opts.upstreams, "upstreams", "", "front the MCP servers of this mcpServers `FILE` instead of the example toolset")
+	f.StringVar(&opts.undeclared, "undeclared", "", "the `TIER` (read_only, staging or full) a tool that declares no exposure needs; without it such tools are served to no one")
+	f.BoolVar(&opts.callTool, "call-tool", false, "keep each client's tool list fixed: found tools are called through call_tool(name, arguments)")
 	opts.tls.addFlags(cmd)
 	opts.sessions.addFlags(cmd)
 	return cmd
@@ -202,6 +237,12 @@ func (o *quickServeOptions) check() error {
 	}
 	if err := o.sessions.check(); err != nil {
 		return err
+	}
+	if o.undeclared != "" && tools.Exposure(o.undeclared).Rank() == 0 {
+		return usagef("--undeclared %q: give the tier such tools need: read_only, staging or full", o.undeclared)
+	}
+	if o.callTool && o.exposeAll {
+		return usagef("--call-tool and --expose-all both set: --expose-all lists every tool at once, --call-tool keeps a short list that never changes; pick one")
 	}
 	if o.stdio {
 		return nil
@@ -232,7 +273,16 @@ func runQuickServe(ctx context.Context, stdin io.Reader, stdout, stderr io.Write
 	}
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	front := mcpFront{stdin: stdin, stdout: stdout, stderr: stderr, opts: opts, creds: creds, log: log}
+	var upstreams *gateway.Config
+	if opts.upstreams != "" {
+		if upstreams, err = loadUpstreams(opts.upstreams); err != nil {
+			return err
+		}
+	}
 	if ep := runningServe(ctx, dir); ep != nil {
+		if upstreams != nil {
+			return upstreamsOnAttached(dir, ep)
+		}
 		return runAttached(ctx, front, dir, ep)
 	}
 
@@ -245,6 +295,9 @@ func runQuickServe(ctx context.Context, stdin io.Reader, stdout, stderr io.Write
 		// Another quiver serve may be starting on the folder: attach once
 		// it says where it is.
 		if ep := awaitRunningServe(ctx, dir); ep != nil {
+			if upstreams != nil {
+				return upstreamsOnAttached(dir, ep)
+			}
 			return runAttached(ctx, front, dir, ep)
 		}
 	}
@@ -255,17 +308,26 @@ func runQuickServe(ctx context.Context, stdin io.Reader, stdout, stderr io.Write
 	if err := keys.writeFiles(); err != nil {
 		return err
 	}
-	pub, err := publishWorkspace(ctx, reg.provider, reg.consumer, log)
-	if err != nil {
-		return err
-	}
-	defer pub.stop()
-	defer removeEndpoints(dir, os.Getpid())
 	banner := serveBanner{
 		registry: reg.url, dir: dir, opts: opts, creds: creds,
-		keys:    fmt.Sprintf("%s (admin), %s (provider), %s (consumer): new at every start, readable by you only", keys.adminFile, keys.providerFile, keys.consumerFile),
-		toolset: fmt.Sprintf("%s (%d tools, the records example), published by a provider in this process", pub.toolset, pub.tools),
+		keys: fmt.Sprintf("%s (admin), %s (provider), %s (consumer): new at every start, readable by you only", keys.adminFile, keys.providerFile, keys.consumerFile),
 	}
+	if upstreams != nil {
+		gw, err := gateway.Start(ctx, upstreams, gateway.Options{Provider: reg.provider, Consumer: reg.consumer, Logger: log})
+		if err != nil {
+			return err
+		}
+		defer gw.Close()
+		banner.upstreams = gw
+	} else {
+		pub, err := publishWorkspace(ctx, reg.provider, reg.consumer, log)
+		if err != nil {
+			return err
+		}
+		defer pub.stop()
+		banner.toolset = fmt.Sprintf("%s (%d tools, the records example), published by a provider in this process", pub.toolset, pub.tools)
+	}
+	defer removeEndpoints(dir, os.Getpid())
 	return front.serve(ctx, mcp.Registry(reg.consumer), keys.approved(), func(mcpURL string) error {
 		err := writeEndpoints(dir, &serveEndpoints{
 			PID: os.Getpid(), Registry: reg.url, MCP: mcpURL, Stdio: opts.stdio, Version: version(),
@@ -358,7 +420,10 @@ func (f mcpFront) bannerOut() io.Writer {
 // stdio).
 func (f mcpFront) serve(ctx context.Context, src mcp.Source, approved []tools.Ident, ready func(mcpURL string) error) error {
 	opts := f.opts
-	cfg := mcp.Config{Name: "quiver", Version: version(), Source: src, Credentials: f.creds, ExposeAll: opts.exposeAll, Logger: f.log}
+	cfg := mcp.Config{
+		Name: "quiver", Version: version(), Source: src, Credentials: f.creds, ExposeAll: opts.exposeAll, Logger: f.log,
+		Undeclared: tools.Exposure(opts.undeclared), CallTool: opts.callTool,
+	}
 	opts.sessions.apply(&cfg)
 	if len(f.creds) == 0 {
 		cfg.Anonymous = tools.ExposureFull

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/quiver-go/quiver/mcp/gateway"
 	"github.com/quiver-go/quiver/tools"
 )
 
@@ -16,12 +17,14 @@ type serveBanner struct {
 	mcpURL   string // "" for stdio
 	registry string
 	// keys is the key files line; empty when attached.
-	keys     string
-	dir      string
-	toolset  string // the toolset line
-	attached *serveEndpoints
-	opts     quickServeOptions
-	creds    map[string]tools.Exposure
+	keys    string
+	dir     string
+	toolset string // the toolset line ("" with upstreams)
+	// upstreams is the gateway of --upstreams, nil without.
+	upstreams *gateway.Gateway
+	attached  *serveEndpoints
+	opts      quickServeOptions
+	creds     map[string]tools.Exposure
 }
 
 // print says where everything is and how to connect. It names the key
@@ -40,7 +43,17 @@ func (b serveBanner) print(w io.Writer) {
 		fmt.Fprintf(w, "keys      %s\n", b.keys)
 	}
 	fmt.Fprintf(w, "data      %s\n", b.dir)
-	fmt.Fprintf(w, "toolset   %s\n", b.toolset)
+	if b.upstreams != nil {
+		printUpstreams(w, b.upstreams)
+	} else {
+		fmt.Fprintf(w, "toolset   %s\n", b.toolset)
+	}
+	if b.opts.undeclared != "" {
+		fmt.Fprintf(w, "undeclared tools need the %s tier (--undeclared)\n", b.opts.undeclared)
+	}
+	if b.opts.callTool {
+		fmt.Fprintf(w, "tool list fixed: search_tools, call_tool and the inline tools (--call-tool)\n")
+	}
 	switch {
 	case len(b.creds) > 0:
 		fmt.Fprintf(w, "clients   %d credentials from %s (Authorization: Bearer <key>)\n", len(b.creds), b.opts.keys)
