@@ -92,21 +92,43 @@ func (r *runner) admit(c planner.ToolRequest) admittedCall {
 	}
 	ac.Payload = canonical
 	ac.Budgeted = !t.spec.IsBookkeeping()
-	r.recordCanonical(c.CallID, canonical)
+	r.recordCanonical(c.CallID, c.Name, canonical)
 	return ac
 }
 
 // recordCanonical puts a call's canonical payload in the transcript's tool
 // call, so the conversation records what runs, not the model's spelling.
-func (r *runner) recordCanonical(callID string, payload json.RawMessage) {
+// wire is the name of the tool called.
+func (r *runner) recordCanonical(callID, wire string, payload json.RawMessage) {
 	for i := len(r.st.Transcript) - 1; i >= r.st.TurnStart; i-- {
 		for _, c := range toolCallParts(r.st.Transcript[i : i+1]) {
 			if c.ID == callID {
-				c.Payload = slices.Clone(payload)
+				setCallPayload(c, wire, payload)
 				return
 			}
 		}
 	}
+}
+
+// setCallPayload sets the arguments of part, a transcript's tool call, to
+// payload, the arguments of the tool named wire. A call the model made
+// through call_tool (portable search's call-tool mode: the planner got the
+// call of the tool it names, the transcript keeps the call as the model
+// made it) keeps its envelope, {"name": wire, "arguments": payload}: the
+// next request replays it to the model as a call of call_tool.
+func setCallPayload(part *model.ToolCall, wire string, payload json.RawMessage) {
+	if part.Name != model.CallToolName || wire == "" || wire == model.CallToolName {
+		part.Payload = slices.Clone(payload)
+		return
+	}
+	if !json.Valid(payload) {
+		payload = json.RawMessage(`{}`)
+	}
+	env, _ := json.Marshal(struct {
+		Name      string          `json:"name"`
+		Arguments json.RawMessage `json:"arguments"`
+	}{wire, payload}) // a string and valid JSON always encode
+	part.Payload = env
 }
 
 // continueBatch executes the batch's remaining calls in order. A call that

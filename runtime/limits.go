@@ -81,14 +81,17 @@ func boundResponse(res *planner.PlanResult, l OutputLimits) map[string]*planner.
 	if len(refused) == 0 {
 		return nil
 	}
+	wire := map[string]string{}
 	for i, c := range res.ToolCalls {
 		if refused[c.CallID] != nil {
 			res.ToolCalls[i].Payload = json.RawMessage(`{}`)
+			wire[c.CallID] = c.Name
 		}
 	}
 	for _, c := range toolCallParts(res.Messages) {
 		if refused[c.ID] != nil {
-			c.Payload = json.RawMessage(`{}`)
+			// A call made through call_tool keeps the tool's name.
+			setCallPayload(c, wire[c.ID], json.RawMessage(`{}`))
 		}
 	}
 	return refused

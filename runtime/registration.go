@@ -325,7 +325,8 @@ const nativeSearchToolName = "tool_search"
 // the tool instead of the search, or the search instead of the tool. A
 // tool's wire name is its bare name unless another tool of the same step
 // shares it, so both forms are checked. Native search goes by tool_search
-// (OpenAI) or, for a client-side search tool, by Search.ToolName.
+// (OpenAI) or, for a client-side search tool, by Search.ToolName. In
+// call-tool mode (Search.CallTool) model.CallToolName is taken too.
 func searchNameClashes(s model.SearchSettings, idents []tools.Ident, deferred bool) []error {
 	names := []string{s.SearchToolName()}
 	if s.Mode != model.SearchPortable {
@@ -353,6 +354,11 @@ func searchNameClashes(s model.SearchSettings, idents []tools.Ident, deferred bo
 			if bare == name || wire == name {
 				errs = append(errs, fmt.Errorf("tool %s is called %q on the wire, the name of the agent's search tool: rename the tool or set Search.ToolName", id, name))
 			}
+		}
+		if s.CallTool && (bare == model.CallToolName || wire == model.CallToolName) {
+			// In call-tool mode the model calls found tools through
+			// call_tool: a tool of that name would take those calls.
+			errs = append(errs, fmt.Errorf("tool %s is called %q on the wire, the name of the function found tools are called through (Search.CallTool): rename the tool or turn Search.CallTool off", id, model.CallToolName))
 		}
 	}
 	return errs

@@ -114,29 +114,48 @@ func (c *Client) Stream(ctx context.Context, req *model.Request) (model.Streamer
 	return model.ResponseStream(ctx, resp), nil
 }
 
+// maxInvalidCallRounds bounds the model rounds of one invocation that
+// follow a round whose only calls the wrapper answered were call-tool calls
+// it could not read: the model gets that many tries to fix its call. Rounds
+// after a search are bounded by the discovery turn (Turn.NextRound), so an
+// invocation has at most budget + 2 + maxInvalidCallRounds rounds.
+const maxInvalidCallRounds = 3
+
 // session is one invocation: the active tools, the discovery turn and the
 // messages produced so far.
 type session struct {
-	c      *Client
-	req    *model.Request
-	name   string
-	turn   *discovery.Turn
+	c    *Client
+	req  *model.Request
+	name string
+	turn *discovery.Turn
+	// active are the tools callable by their own name: the inline tools,
+	// then (outside call-tool mode) the deferred ones loaded so far.
 	active []model.ToolDefinition
-	msgs   []model.Message
-	out    model.Response
+	// callTool is the call-tool mode (model.SearchSettings.CallTool):
+	// fixed is then the tools array of every request of the invocation.
+	callTool bool
+	fixed    []model.ToolDefinition
+	// invalidRounds counts the rounds that followed a round answered only
+	// for unreadable call-tool calls.
+	invalidRounds int
+	msgs          []model.Message
+	out           model.Response
 }
 
 func (c *Client) newSession(req *model.Request) (*session, error) {
 	s := &session{
-		c:    c,
-		req:  req,
-		name: req.Search.SearchToolName(),
-		msgs: model.CloneMessages(req.Messages),
+		c:        c,
+		req:      req,
+		name:     req.Search.SearchToolName(),
+		callTool: req.Search.CallTool,
+		msgs:     model.CloneMessages(req.Messages),
 	}
 	for _, d := range req.Tools {
 		switch {
 		case d.Name == s.name:
 			return nil, fmt.Errorf("portable: tool %q has the search tool's name: rename it or set another SearchSettings.ToolName", d.Name)
+		case s.callTool && d.Name == model.CallToolName:
+			return nil, fmt.Errorf("portable: tool %q has the name of the function found tools are called through (SearchSettings.CallTool): rename the tool or turn CallTool off", d.Name)
 		case !d.Deferred:
 			s.active = append(s.active, d.Clone())
 		}
@@ -146,11 +165,57 @@ func (c *Client) newSession(req *model.Request) (*session, error) {
 		return nil, fmt.Errorf("portable: %w", err)
 	}
 	s.turn = turn
+	if s.callTool {
+		s.beginCallTool()
+		return s, nil
+	}
 	// Discovered tools, and a forced one, are callable at once.
 	for _, d := range turn.LoadedTools() {
 		s.activate(d)
 	}
 	return s, nil
+}
+
+// beginCallTool prepares an invocation in call-tool mode: one tools array
+// for every round — the inline tools in the request's order, the search
+// tool, the call-tool function — whatever the searches find. Discovered
+// tools stay loaded in the turn (a search does not return them again, and
+// the runtime admits their calls) but are never listed. The one exception
+// is a deferred tool the request forces (model.ToolChoiceTool): a provider
+// can only force a listed tool, so it is listed last, for that request.
+// The runtime never forces one.
+func (s *session) beginCallTool() {
+	s.fixed = append(slices.Clone(s.active), s.searchTool(), discovery.CallToolDefinition(model.CallToolName, s.name))
+	if tc := s.req.ToolChoice; tc.Mode == model.ToolChoiceTool && s.turn.Loaded(tc.Name) {
+		i := slices.IndexFunc(s.req.Tools, func(d model.ToolDefinition) bool { return d.Name == tc.Name })
+		d := s.req.Tools[i].Clone()
+		d.Deferred, d.Search = false, nil
+		s.fixed = append(s.fixed, d)
+	}
+	// The runtime names a tool's result after the tool that ran (its
+	// admission, events and history summaries read that name), so the
+	// result of a call the model made through call_tool is named after the
+	// found tool, while the call, kept as the model made it, is named
+	// call_tool. Providers pair a result with its call by call id (OpenAI,
+	// Anthropic, Bedrock), but the model should read a result named as the
+	// call it made, and an API that pairs by name would refuse the pair: so
+	// what this wrapper sends to the inner client names such results
+	// call_tool. The transcript keeps the runtime's name.
+	viaCallTool := map[string]bool{}
+	for _, m := range s.msgs {
+		for _, tc := range m.ToolCalls() {
+			if tc.Name == model.CallToolName {
+				viaCallTool[tc.ID] = true
+			}
+		}
+	}
+	for _, m := range s.msgs {
+		for _, p := range m.Parts {
+			if p.Kind == model.PartToolResult && p.ToolResult != nil && viaCallTool[p.ToolResult.CallID] {
+				p.ToolResult.Name = model.CallToolName
+			}
+		}
+	}
 }
 
 // activate makes a deferred tool callable from the next request on.
@@ -164,19 +229,39 @@ func (s *session) activate(d model.ToolDefinition) {
 	s.active = append(s.active, d)
 }
 
+// tools returns the tools array of the next request.
+func (s *session) tools() []model.ToolDefinition {
+	if s.callTool {
+		// The same array every round, the search tool included once the
+		// budget is spent: a search past it is answered with the
+		// budget-exhausted answer, and the turn bounds the rounds.
+		return slices.Clone(s.fixed)
+	}
+	out := slices.Clone(s.active)
+	if !s.turn.Exhausted() {
+		// Once the budget is spent the search tool leaves the turn's
+		// requests, so a model cannot keep searching.
+		out = append(out, s.searchTool())
+	}
+	return out
+}
+
 func (s *session) run(ctx context.Context) (*model.Response, error) {
+	onlyInvalid := false
 	for {
-		if err := s.turn.NextRound(); err != nil {
+		if onlyInvalid {
+			// The previous round answered only unreadable call-tool calls:
+			// no search ran, so the turn does not count this round.
+			s.invalidRounds++
+			if s.invalidRounds > maxInvalidCallRounds {
+				return nil, fmt.Errorf("portable: %w: the model kept sending %s calls whose arguments could not be read (%d rounds), instead of answering or calling a tool", discovery.ErrSearchLoop, model.CallToolName, maxInvalidCallRounds)
+			}
+		} else if err := s.turn.NextRound(); err != nil {
 			return nil, err
 		}
 		inner := *s.req
 		inner.Messages = s.msgs
-		inner.Tools = slices.Clone(s.active)
-		if !s.turn.Exhausted() {
-			// Once the budget is spent the search tool leaves the turn's
-			// requests, so a model cannot keep searching.
-			inner.Tools = append(inner.Tools, s.searchTool())
-		}
+		inner.Tools = s.tools()
 		inner.Search = model.SearchSettings{}
 		inner.Discovery = nil
 		if s.req.MaxTokens > 0 {
@@ -196,29 +281,42 @@ func (s *session) run(ctx context.Context) (*model.Response, error) {
 		s.out.IgnoredCheckpoints = model.AddCheckpoints(s.out.IgnoredCheckpoints, resp.IgnoredCheckpoints...)
 		s.out.Messages = append(s.out.Messages, resp.Messages...)
 		s.msgs = append(s.msgs, model.CloneMessages(resp.Messages)...)
-		var searches, calls []model.ToolCall
+		var own []ownCall
+		var calls []model.ToolCall
+		searched := false
 		for _, tc := range resp.ToolCalls {
-			if tc.Name == s.name {
-				searches = append(searches, tc)
-			} else {
+			switch {
+			case tc.Name == s.name:
+				own = append(own, ownCall{call: tc})
+				searched = true
+			case s.callTool && tc.Name == model.CallToolName:
+				call, err := s.unwrap(tc)
+				if err != nil {
+					own = append(own, ownCall{call: tc, err: err})
+				} else {
+					calls = append(calls, call)
+				}
+			default:
 				calls = append(calls, tc)
 			}
 		}
-		if len(searches) == 0 {
+		if len(own) == 0 {
 			s.out.ToolCalls = calls
 			s.out.StopReason = resp.StopReason
 			return &s.out, nil
 		}
-		results := s.answer(searches)
+		results := s.answer(own)
 		s.out.Messages = append(s.out.Messages, results)
 		s.msgs = append(s.msgs, results.Clone())
 		if len(calls) > 0 {
-			// Ordinary calls made alongside a search go to the planner now;
-			// the runtime answers them after the search results.
+			// Ordinary calls made alongside a search (or an unreadable
+			// call-tool call) go to the planner now; the runtime answers
+			// them after the wrapper's answers.
 			s.out.ToolCalls = calls
 			s.out.StopReason = resp.StopReason
 			return &s.out, nil
 		}
+		onlyInvalid = !searched
 	}
 }
 

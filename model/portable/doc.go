@@ -22,6 +22,12 @@
 // name on every adapter that searches; values out of range are reported by
 // SupportsSearch and by every portable request.
 //
+// With SearchSettings.CallTool the tools array never changes within a
+// run: inline tools, the search tool and model.CallToolName. A search
+// answers with the found tools' definitions, and a call_tool(name,
+// arguments) call reaches the planner as an ordinary call of the named
+// tool; unreadable ones are answered here, a bounded number of times.
+//
 // # Migrating from WithSearchLimit and WithMinRelativeScore
 //
 // The two options became fields of discovery.Settings, given once with
