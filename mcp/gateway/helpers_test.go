@@ -21,7 +21,7 @@ import (
 )
 
 // testServer is the Go SDK MCP server of mcp/internal/testserver.
-func testServer(t *testing.T) string {
+func testServer(t testing.TB) string {
 	t.Helper()
 	return testbuild.Binary(t, "../internal/testserver")
 }
@@ -56,7 +56,7 @@ type stack struct {
 // startStack parses file (an mcpServers JSON, lookup expanding its
 // variables) and starts the gateway on a fresh registry, its MCP server
 // giving undeclared tools tier undeclared.
-func startStack(t *testing.T, file string, lookup func(string) (string, bool), undeclared tools.Exposure) *stack {
+func startStack(t testing.TB, file string, lookup func(string) (string, bool), undeclared tools.Exposure) *stack {
 	t.Helper()
 	cfg, err := gateway.ParseConfig([]byte(file), lookup)
 	if err != nil {
@@ -161,7 +161,7 @@ func (c *client) names(t *testing.T) []string {
 }
 
 // call calls tool with args and returns its text and error flag.
-func (c *client) call(t *testing.T, tool string, args any) (string, bool) {
+func (c *client) call(t testing.TB, tool string, args any) (string, bool) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -181,7 +181,7 @@ func (c *client) call(t *testing.T, tool string, args any) (string, bool) {
 // find searches for query until tool is callable (found now, or found
 // before: the no-match answer names it), for up to 10s — the MCP server
 // reads the registry's catalog a moment after the gateway published.
-func (c *client) find(t *testing.T, query, tool string) {
+func (c *client) find(t testing.TB, query, tool string) {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for {
