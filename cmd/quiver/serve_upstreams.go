@@ -61,7 +61,7 @@ func upstreamLine(st gateway.Status) string {
 	case gateway.Serving:
 		return fmt.Sprintf("%s: %d tools, toolset %s%s", st.Name, st.Tools, st.Name, skipped)
 	case gateway.Failed:
-		return fmt.Sprintf("%s: FAILED: %s (retrying in %s, with backoff; the others serve)", st.Name, st.Err, time.Until(st.Retry).Round(time.Second))
+		return fmt.Sprintf("%s: FAILED: %s (retried with backoff, next in %s; the others serve)", st.Name, st.Err, max(time.Until(st.Retry), 0).Round(100*time.Millisecond))
 	case gateway.Empty:
 		return fmt.Sprintf("%s: lists no tool that can be served%s", st.Name, skipped)
 	}

@@ -139,6 +139,9 @@ func (r *run) connect(ctx context.Context) (*upstream.Client, error) {
 	cfg.Handlers = r.opts.Handlers
 	cfg.OnToolsChanged = r.signal
 	cfg.OnDisconnect = func(err error) {
+		if ctx.Err() != nil {
+			return // the gateway is stopping: a terminal's Ctrl-C reaches the servers too
+		}
 		r.update(func(s *Status) { s.Restarts++ })
 		r.log.Warn("gateway: upstream went away; reconnecting", "err", r.sec.scrubError(err))
 		r.signal()

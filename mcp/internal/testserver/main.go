@@ -1,7 +1,7 @@
 // Command testserver is the Go SDK MCP server the upstream package's tests
 // call through its client, over stdio (the default) or streamable HTTP
 // (-http addr). Its tools exercise every mapping of the client: structured
-// content, text, isError, a call that hangs, one that sleeps, an oversized and a malformed
+// content, text, isError, a call that hangs, one that sleeps, list_changed both ways, an oversized and a malformed
 // result, list_changed, requests sent back to the client, names the
 // client maps or skips, and many tools on small pages (-many, -page).
 // -noinit never answers initialize.
@@ -149,6 +149,18 @@ func newServer(many, page int) *mcp.Server {
 			case <-ctx.Done():
 				return nil, ctx.Err()
 			}
+		})
+	srv.AddTool(&mcp.Tool{Name: "remove_tool", Description: "Removes the named tool (the server then notifies tools/list_changed).",
+		InputSchema: json.RawMessage(`{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}`)},
+		func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			var in struct {
+				Name string `json:"name"`
+			}
+			if err := json.Unmarshal(req.Params.Arguments, &in); err != nil {
+				return nil, err
+			}
+			srv.RemoveTools(in.Name)
+			return text("removed " + in.Name), nil
 		})
 	raw("add_tool", "Adds the tool \"added\" (the server then notifies tools/list_changed).", func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		srv.AddTool(&mcp.Tool{Name: "added", InputSchema: emptyObject}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
