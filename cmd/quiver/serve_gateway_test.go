@@ -13,6 +13,9 @@ import (
 	"testing"
 	"time"
 
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/quiver-go/quiver/internal/syncbuf"
 	"github.com/quiver-go/quiver/internal/testbuild"
 )
 
@@ -251,4 +254,71 @@ func sorted(s []string) []string {
 	out := slices.Clone(s)
 	slices.Sort(out)
 	return out
+}
+
+func TestServeUpstreamsUsageErrors(t *testing.T) {
+	dir := t.TempDir()
+	open := filepath.Join(dir, "open.json")
+	write(t, open, `{"mcpServers": {"a": {"command": "x"}}}`, 0o600)
+	if err := os.Chmod(open, 0o666); err != nil {
+		t.Fatal(err)
+	}
+	broken := filepath.Join(dir, "broken.json")
+	write(t, broken, "{\"mcpServers\": {\n  \"a\": {\"command\": \"x\",}\n}}", 0o600)
+	unset := filepath.Join(dir, "unset.json")
+	write(t, unset, `{"mcpServers": {"a": {"command": "x", "env": {"T": "${QUIVER_TEST_NEVER_SET}"}}}}`, 0o600)
+	for _, c := range []struct {
+		args []string
+		want string
+		code int
+	}{
+		{[]string{"serve", "--undeclared", "admin"}, `--undeclared "admin": give the tier`, exitUsage},
+		{[]string{"serve", "--call-tool", "--expose-all"}, "pick one", exitUsage},
+		{[]string{"serve", "--data", t.TempDir(), "--upstreams", filepath.Join(dir, "missing.json")}, "missing.json", exitError},
+		{[]string{"serve", "--data", t.TempDir(), "--upstreams", open}, "chmod go-w", exitError},
+		{[]string{"serve", "--data", t.TempDir(), "--upstreams", broken}, "line 2", exitError},
+		{[]string{"serve", "--data", t.TempDir(), "--upstreams", unset}, "QUIVER_TEST_NEVER_SET is not set", exitError},
+	} {
+		r := quiver(t, c.args...)
+		if r.code != c.code || !strings.Contains(r.stderr, c.want) {
+			t.Errorf("%v: exit %d, stderr %q, want %d and %q", c.args, r.code, r.stderr, c.code, c.want)
+		}
+	}
+}
+
+// TestServeStdioWithUpstreams: quiver serve --stdio --upstreams, as Claude
+// Desktop starts it, serves the upstream's tools over stdio, gives
+// undeclared tools the --undeclared tier, and says nothing of the secrets
+// in the file — not in the banner, not in the failure of an upstream whose
+// command holds one.
+func TestServeStdioWithUpstreams(t *testing.T) {
+	bin := quiverBinary(t)
+	testserver := testbuild.Binary(t, "../../mcp/internal/testserver")
+	dir := t.TempDir()
+	upstreams := filepath.Join(dir, "upstreams.json")
+	const secret = "gw-s3cret-91f0a7"
+	write(t, upstreams, fmt.Sprintf(`{"mcpServers": {
+		"tools": {"command": %q, "env": {"API_TOKEN": "${GATEWAY_SECRET}"}},
+		"broken": {"command": "/nonexistent/${GATEWAY_SECRET}/server"}
+	}}`, testserver), 0o600)
+	cmd := exec.Command(bin, "serve", "--stdio", "--data", filepath.Join(dir, "data"), "--upstreams", upstreams, "--undeclared", "read_only")
+	cmd.Env = append(userEnv(t.TempDir()), "GATEWAY_SECRET="+secret)
+	var stderr syncbuf.Buffer
+	cmd.Stderr = &stderr
+	s := connectMCP(t, &sdk.CommandTransport{Command: cmd})
+	if text, isErr := s.call(t, "search_tools", map[string]string{"query": "echo the text"}); isErr || !strings.Contains(text, `"name":"echo"`) {
+		t.Fatalf("search = %s", text)
+	}
+	if text, isErr := s.call(t, "echo", map[string]string{"text": "over stdio"}); isErr || !strings.Contains(text, `"text":"over stdio"`) {
+		t.Fatalf("echo = %s (error %v)", text, isErr)
+	}
+	_ = s.Close()
+	_ = cmd.Wait()
+	banner := stderr.String()
+	if !strings.Contains(banner, "upstream  broken: FAILED") || !strings.Contains(banner, "[redacted]") || !strings.Contains(banner, "upstream  tools: ") {
+		t.Fatalf("the banner does not report the upstreams:\n%s", banner)
+	}
+	if strings.Contains(banner, secret) {
+		t.Fatalf("the secret was printed:\n%s", banner)
+	}
 }
