@@ -312,6 +312,7 @@ func runQuickServe(ctx context.Context, stdin io.Reader, stdout, stderr io.Write
 		registry: reg.url, dir: dir, opts: opts, creds: creds,
 		keys: fmt.Sprintf("%s (admin), %s (provider), %s (consumer): new at every start, readable by you only", keys.adminFile, keys.providerFile, keys.consumerFile),
 	}
+	serving := map[string]bool{}
 	if upstreams != nil {
 		gw, err := gateway.Start(ctx, upstreams, gateway.Options{Provider: reg.provider, Consumer: reg.consumer, Logger: log})
 		if err != nil {
@@ -319,6 +320,9 @@ func runQuickServe(ctx context.Context, stdin io.Reader, stdout, stderr io.Write
 		}
 		defer gw.Close()
 		banner.upstreams = gw
+		for _, srv := range upstreams.Servers {
+			serving[srv.Name] = true
+		}
 	} else {
 		pub, err := publishWorkspace(ctx, reg.provider, reg.consumer, log)
 		if err != nil {
@@ -326,6 +330,10 @@ func runQuickServe(ctx context.Context, stdin io.Reader, stdout, stderr io.Write
 		}
 		defer pub.stop()
 		banner.toolset = fmt.Sprintf("%s (%d tools, the records example), published by a provider in this process", pub.toolset, pub.tools)
+		serving[pub.toolset] = true
+	}
+	if banner.pruned, err = pruneStale(ctx, reg.url, keys.admin, serving, log); err != nil {
+		return err
 	}
 	defer removeEndpoints(dir, os.Getpid())
 	return front.serve(ctx, mcp.Registry(reg.consumer), keys.approved(), func(mcpURL string) error {

@@ -22,6 +22,8 @@ type serveBanner struct {
 	toolset string // the toolset line ("" with upstreams)
 	// upstreams is the gateway of --upstreams, nil without.
 	upstreams *gateway.Gateway
+	// pruned are the toolsets an earlier run published, removed now.
+	pruned []string
 	attached  *serveEndpoints
 	opts      quickServeOptions
 	creds     map[string]tools.Exposure
@@ -47,6 +49,9 @@ func (b serveBanner) print(w io.Writer) {
 		printUpstreams(w, b.upstreams)
 	} else {
 		fmt.Fprintf(w, "toolset   %s\n", b.toolset)
+	}
+	if len(b.pruned) > 0 {
+		fmt.Fprintf(w, "removed   %s: published by an earlier quiver serve on this data folder, not by this one\n", strings.Join(b.pruned, ", "))
 	}
 	if b.opts.undeclared != "" {
 		fmt.Fprintf(w, "undeclared tools need the %s tier (--undeclared)\n", b.opts.undeclared)

@@ -322,3 +322,34 @@ func TestServeStdioWithUpstreams(t *testing.T) {
 		t.Fatalf("the secret was printed:\n%s", banner)
 	}
 }
+
+// TestServeRemovesWhatAnEarlierRunPublished: the example toolset an
+// earlier quiver serve published on the data folder leaves the catalog
+// when quiver serve --upstreams starts there, and a server taken out of
+// the file leaves it at the next start.
+func TestServeRemovesWhatAnEarlierRunPublished(t *testing.T) {
+	testserver := testbuild.Binary(t, "../../mcp/internal/testserver")
+	data := t.TempDir()
+	first := startServing(t, "serve", "--addr", "127.0.0.1:0", "--data", data)
+	first.stop()
+	two := filepath.Join(t.TempDir(), "two.json")
+	write(t, two, fmt.Sprintf(`{"mcpServers": {"a": {"command": %q}, "b": {"command": %q}}}`, testserver, testserver), 0o600)
+	second := startServing(t, "serve", "--addr", "127.0.0.1:0", "--data", data, "--upstreams", two)
+	if !strings.Contains(second.stdout.String(), "removed   workspace: published by an earlier quiver serve") {
+		t.Fatalf("the banner does not say the example toolset was removed:\n%s", second.stdout.String())
+	}
+	ls := quiver(t, "registry", "ls", "--data", data).mustSucceed(t)
+	if strings.Contains(ls.stdout, "workspace") || !strings.Contains(ls.stdout, "\na ") || !strings.Contains(ls.stdout, "\nb ") {
+		t.Fatalf("registry ls while --upstreams serves a and b:\n%s", ls.stdout)
+	}
+	second.stop()
+	one := filepath.Join(t.TempDir(), "one.json")
+	write(t, one, fmt.Sprintf(`{"mcpServers": {"a": {"command": %q}}}`, testserver), 0o600)
+	third := startServing(t, "serve", "--addr", "127.0.0.1:0", "--data", data, "--upstreams", one)
+	if !strings.Contains(third.stdout.String(), "removed   b:") {
+		t.Fatalf("the banner does not say b was removed:\n%s", third.stdout.String())
+	}
+	if ls := quiver(t, "registry", "ls", "--data", data).mustSucceed(t); strings.Contains(ls.stdout, "\nb ") {
+		t.Fatalf("b is still listed:\n%s", ls.stdout)
+	}
+}

@@ -36,6 +36,10 @@ func (p *publication) stop() {
 	<-p.done
 }
 
+// workspaceRevisionPrefix starts the revision of the workspace toolset
+// quiver serve publishes.
+const workspaceRevisionPrefix = "records-"
+
 // publishWorkspace publishes the records example's workspace toolset — its
 // generated declaration, executed by the in-memory demo workspace —
 // through provider (a provider key), and waits until the registry routes
@@ -52,7 +56,7 @@ func publishWorkspace(ctx context.Context, provider, consumer *registry.Client, 
 	}
 	// The revision follows the contract, so a restart with the same
 	// declaration serves the same registration.
-	revision := "records-" + strings.TrimPrefix(fp, "sha256:")[:12]
+	revision := workspaceRevisionPrefix + strings.TrimPrefix(fp, "sha256:")[:12]
 	pctx, cancel := context.WithCancel(context.Background())
 	p := &publication{toolset: decl.Name, tools: len(decl.Tools), cancel: cancel, done: make(chan error, 1)}
 	go func() {

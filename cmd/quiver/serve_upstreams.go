@@ -38,6 +38,9 @@ func printUpstreams(w io.Writer, gw *gateway.Gateway) {
 	cfg := gw.Config()
 	for _, st := range gw.Status() {
 		fmt.Fprintf(w, "upstream  %s\n", upstreamLine(st))
+		for _, s := range st.Skipped {
+			fmt.Fprintf(w, "          left out: %s.%s: %s\n", st.Name, s.Name, strings.Join(strings.Fields(s.Reason), " "))
+		}
 	}
 	for _, name := range cfg.Disabled {
 		fmt.Fprintf(w, "upstream  %s: disabled in the file\n", name)
@@ -51,11 +54,7 @@ func printUpstreams(w io.Writer, gw *gateway.Gateway) {
 func upstreamLine(st gateway.Status) string {
 	skipped := ""
 	if n := len(st.Skipped); n > 0 {
-		names := make([]string, 0, n)
-		for _, s := range st.Skipped {
-			names = append(names, s.Name+" ("+s.Reason+")")
-		}
-		skipped = fmt.Sprintf("; %d left out: %s", n, strings.Join(names, "; "))
+		skipped = fmt.Sprintf(" (%d left out, below)", n)
 	}
 	switch st.State {
 	case gateway.Serving:

@@ -19,6 +19,11 @@ const (
 	DefaultMaxBackoff   = time.Minute
 )
 
+// RevisionPrefix starts the revision of every toolset the gateway
+// publishes ("gw-" and a hash of the toolset's contract), so that a tool
+// that owns the registry can tell the gateway's registrations from others.
+const RevisionPrefix = "gw-"
+
 // Options say where the gateway publishes and how it retries.
 type Options struct {
 	// Provider publishes each upstream's toolset (a provider key);

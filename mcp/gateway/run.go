@@ -172,7 +172,7 @@ func (r *run) publish(ctx context.Context, c *upstream.Client, pub *publication)
 	if err != nil {
 		return pub, err
 	}
-	revision := "gw-" + strings.TrimPrefix(fp, "sha256:")[:16]
+	revision := RevisionPrefix + strings.TrimPrefix(fp, "sha256:")[:16]
 	if pub == nil || pub.revision != revision {
 		next, err := r.serve(ctx, c, decl, revision)
 		if err != nil {

@@ -26,7 +26,10 @@ type Config struct {
 	// PATH, HOME, TMPDIR, LANG and, on Windows, SYSTEMROOT, as this
 	// process has them) and Dir start the server as a subprocess speaking
 	// MCP on stdio. The process gets no other variable of this process:
-	// secrets in the environment stay here unless Env passes them on.
+	// secrets in the environment stay here unless Env passes them on. On
+	// Unix it runs in a process group of its own, so that a terminal's
+	// Ctrl-C stops this process, which then stops the server in order
+	// ([Client.Close]), rather than the server dying under its calls.
 	Command string
 	Args    []string
 	Env     []string
