@@ -23,10 +23,10 @@ type serveBanner struct {
 	// upstreams is the gateway of --upstreams, nil without.
 	upstreams *gateway.Gateway
 	// pruned are the toolsets an earlier run published, removed now.
-	pruned []string
-	attached  *serveEndpoints
-	opts      quickServeOptions
-	creds     map[string]tools.Exposure
+	pruned   []string
+	attached *serveEndpoints
+	opts     quickServeOptions
+	creds    map[string]tools.Exposure
 }
 
 // print says where everything is and how to connect. It names the key
