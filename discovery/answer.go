@@ -89,6 +89,9 @@ func (t *Turn) SearchQuery(query string) Answer {
 	listed := make([]foundTool, len(found))
 	for i, d := range found {
 		listed[i] = foundTool{Name: d.Name, Description: d.Description}
+		if t.loaded[d.Search.Name] {
+			continue // found again (call-tool mode): discovered already
+		}
 		t.loaded[d.Search.Name] = true
 		id := d.Ident
 		if id == "" {
@@ -102,7 +105,8 @@ func (t *Turn) SearchQuery(query string) Answer {
 }
 
 // rank returns the best deferred definitions for query that are not
-// loaded yet, at most the engine's limit. A scored hit under a fraction of
+// loaded yet (in call-tool mode, loaded or not), at most the engine's
+// limit. A scored hit under a fraction of
 // the best hit — loaded or not — is left out: it would only grow the active
 // set, and searching again for a tool already loaded must not load a weak
 // neighbour instead. Name-tier hits always count.
@@ -118,7 +122,7 @@ func (t *Turn) rank(query string) []model.ToolDefinition {
 			break
 		}
 		i, ok := t.deferred[h.Name]
-		if !ok || t.loaded[h.Name] {
+		if !ok || (t.loaded[h.Name] && !t.callTool) {
 			continue
 		}
 		d := t.defs[i]

@@ -24,8 +24,11 @@
 //     and passes to [New], which validates them.
 //
 // Invariants:
-//   - A search returns only tools not discovered yet; a tool discovered
-//     once stays discovered for the rest of the conversation.
+//   - A search returns only tools not discovered yet — except in call-tool
+//     mode (model.SearchSettings.CallTool), where found tools are never
+//     listed and a search answers them again when they match, so that a
+//     model whose history lost an answer can read the schema again; a tool
+//     discovered once stays discovered for the rest of the conversation.
 //   - The budget counts searches our code answered in the current turn,
 //     earlier invocations included; an invalid query costs nothing.
 //   - Answers name tools by wire name and never echo more than the query.

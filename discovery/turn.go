@@ -37,6 +37,10 @@ type Turn struct {
 	budget, used int
 	exhausted    bool
 	rounds       int
+	// callTool: found tools are never listed (model.SearchSettings.CallTool),
+	// so a search answers them again when they match — the answer is the
+	// only place their definitions are.
+	callTool bool
 
 	// This invocation's record, and how much of it TakeRecord returned.
 	found    []tools.Ident
@@ -66,6 +70,7 @@ func (e *Engine) Begin(req *model.Request, toolName string) (*Turn, error) {
 		budget:    req.Search.SearchCap(),
 		used:      state.Searches,
 		exhausted: state.Exhausted,
+		callTool:  req.Search.CallTool,
 	}
 	docs := make([]*model.ToolDefinition, 0, len(req.Tools))
 	for i, d := range req.Tools {
