@@ -16,7 +16,7 @@ import (
 // docLinkPackages are the packages whose doc comments must link the
 // declarations they name: a [Name] that resolves to nothing is a typo or a
 // renamed declaration, and go doc prints it as plain brackets.
-var docLinkPackages = []string{"tools", "tools/contract", "tools/catalogfile", "toolcall", "runtime", "catalog", "discovery", "model", "mcp", "registry", "search"}
+var docLinkPackages = []string{"tools", "tools/contract", "tools/catalogfile", "toolcall", "runtime", "catalog", "discovery", "model", "mcp", "mcp/upstream", "mcp/gateway", "registry", "search"}
 
 // bracketed finds [Name] and [pkg.Name] written where a doc link may be:
 // after a space, punctuation or the line's start, not in tools[3].

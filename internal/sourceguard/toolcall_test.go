@@ -110,8 +110,10 @@ func TestCallPackagesImportRules(t *testing.T) {
 	}
 	const mod = "github.com/quiver-go/quiver/"
 	rules := map[string][]string{
-		"mcp":      {"runtime", "engine", "planner"},
-		"toolcall": {"runtime", "mcp", "registry", "engine", "planner", "model", "catalog"},
+		"mcp":          {"runtime", "engine", "planner"},
+		"mcp/upstream": {"runtime", "engine", "planner"},
+		"mcp/gateway":  {"runtime", "engine", "planner"},
+		"toolcall":     {"runtime", "mcp", "registry", "engine", "planner", "model", "catalog"},
 	}
 	for pkg, forbidden := range rules {
 		out, err := exec.Command(gobin, "list", "-deps", "-f", "{{.ImportPath}}", mod+pkg).CombinedOutput()

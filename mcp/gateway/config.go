@@ -58,9 +58,9 @@ type Server struct {
 
 // Scrub returns text with every secret of the configuration — whatever a
 // ${VAR} expanded to, every "env" and "headers" value, a URL's user
-// information and query — replaced by "[redacted]". The gateway scrubs
-// everything it logs and reports; use Scrub on anything else that may
-// quote a server's configuration.
+// information and query — replaced by the word redacted in square
+// brackets. The gateway scrubs everything it logs and reports; use Scrub
+// on anything else that may quote a server's configuration.
 func (c *Config) Scrub(text string) string {
 	if c == nil || c.secrets == nil {
 		return text

@@ -1,19 +1,18 @@
 package gateway_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"log/slog"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/quiver-go/quiver/internal/registrytest"
+	"github.com/quiver-go/quiver/internal/syncbuf"
 	"github.com/quiver-go/quiver/internal/testbuild"
 	"github.com/quiver-go/quiver/mcp"
 	"github.com/quiver-go/quiver/mcp/gateway"
@@ -26,31 +25,13 @@ func testServer(t testing.TB) string {
 	return testbuild.Binary(t, "../internal/testserver")
 }
 
-// logBuffer collects log lines, safe for concurrent use.
-type logBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *logBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *logBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
 // stack is a registry, a gateway publishing to it and an MCP server
 // serving its catalog.
 type stack struct {
 	reg *registrytest.Registry
 	gw  *gateway.Gateway
 	mcp *mcp.Server
-	log *logBuffer
+	log *syncbuf.Buffer
 }
 
 // startStack parses file (an mcpServers JSON, lookup expanding its
@@ -62,7 +43,7 @@ func startStack(t testing.TB, file string, lookup func(string) (string, bool), u
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &stack{reg: registrytest.Start(t, registrytest.Options{}), log: &logBuffer{}}
+	s := &stack{reg: registrytest.Start(t, registrytest.Options{}), log: &syncbuf.Buffer{}}
 	logger := slog.New(slog.NewTextHandler(s.log, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	s.gw, err = gateway.Start(context.Background(), cfg, gateway.Options{
 		Provider: s.reg.Client(t, ""), Consumer: s.reg.Client(t, ""), Logger: logger,

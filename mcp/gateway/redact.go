@@ -38,7 +38,7 @@ func (s *secrets) add(v string) {
 	slices.SortFunc(s.values, func(a, b string) int { return len(b) - len(a) })
 }
 
-// scrub returns text with every secret replaced by [redacted].
+// scrub returns text with every secret replaced by the redacted marker.
 func (s *secrets) scrub(text string) string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
