@@ -1,9 +1,11 @@
 package gateway_test
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -12,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/quiver-go/quiver/internal/loopback"
 	"github.com/quiver-go/quiver/mcp/gateway"
 	"github.com/quiver-go/quiver/tools"
 )
@@ -212,5 +215,37 @@ func TestAtMostMaxConcurrentCallsRunAtOnce(t *testing.T) {
 	}
 	if !slices.Equal(order, []string{"sleep", "echo"}) {
 		t.Fatalf("order = %v: echo ran while sleep held the server's only slot", order)
+	}
+}
+
+// TestAStreamableHTTPServerWithItsHeaders: a "url" server gets the
+// headers of the file, their variables expanded, and serves.
+func TestAStreamableHTTPServerWithItsHeaders(t *testing.T) {
+	addr, err := loopback.FreeAddr()
+	if err != nil {
+		t.Fatal(err)
+	}
+	const token = "http-s3cret-token-55"
+	cmd := exec.Command(testServer(t), "-http", addr, "-token", token, "-header", "X-Team=tools")
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	if line, err := bufio.NewReader(out).ReadString('\n'); err != nil || !strings.HasPrefix(line, "listening ") {
+		t.Fatalf("the test server did not say it listens: %q, %v", line, err)
+	}
+	file := fmt.Sprintf(`{"mcpServers": {"web": {"url": "http://%s/mcp", "headers": {"Authorization": "Bearer ${WEB_TOKEN}", "X-Team": "${TEAM:-tools}"}, "exposure": "read_only"}}}`, addr)
+	s := startStack(t, file, env(map[string]string{"WEB_TOKEN": token}), "")
+	if st := s.status(t, "web"); st.State != gateway.Serving {
+		t.Fatalf("web = %+v\nlog:\n%s", st, s.log.String())
+	}
+	c := s.connect(t)
+	c.find(t, "echo", "echo")
+	if text, isErr := c.call(t, "echo", map[string]string{"text": "over http"}); isErr || !strings.Contains(text, `"text":"over http"`) {
+		t.Fatalf("echo = %s (error %v)", text, isErr)
 	}
 }
