@@ -171,6 +171,7 @@ func TestGatewayFrontsOutsideMCPServersForTheNodeClient(t *testing.T) {
 		callStep("remove_tool", map[string]string{"name": "text"}), // 11
 		{"op": "waitUnlisted", "name": "text", "ms": 15000},        // 12
 		callStep("move_file", map[string]string{"source": path, "destination": filepath.Join(files, "b.txt")}), // 13
+		searchStep("environment variables and file info"),                                                      // 14
 	})
 	if !slices.Equal(steps[0].Names, []string{"search_tools"}) {
 		t.Fatalf("first listing = %v, want search_tools alone", steps[0].Names)
@@ -201,6 +202,10 @@ func TestGatewayFrontsOutsideMCPServersForTheNodeClient(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(files, "b.txt")); err == nil {
 		t.Fatal("move_file ran")
+	}
+	// One search, one catalog: its answer holds a tool of each server.
+	if !strings.Contains(steps[14].Text, `"name":"get-env"`) || !strings.Contains(steps[14].Text, `"name":"get_file_info"`) {
+		t.Fatalf("a search across both servers = %s, want everything's get-env and the filesystem's get_file_info", steps[14].Text)
 	}
 }
 
