@@ -1,8 +1,10 @@
 package main
 
 import (
+	"fmt"
 	"net"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -10,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/quiver-go/quiver/internal/redistest"
+	"github.com/quiver-go/quiver/internal/testbuild"
 )
 
 // commands returns cmd and every command under it, depth first.
@@ -73,6 +76,9 @@ const exampleRedisAddr = "127.0.0.1:6379"
 const (
 	withQuiverServe = "# with quiver serve running"
 	withRedis       = "# with redis-server on " + exampleRedisAddr
+	// withUpstreamsFile writes mcp-servers.json in the example's folder:
+	// an mcpServers file starting the test MCP server (mcp/internal/testserver).
+	withUpstreamsFile = "# with mcp-servers.json, an mcpServers file, in the current folder"
 )
 
 // TestHelpExamplesRun runs every line of every command's Example, as
@@ -81,11 +87,15 @@ const (
 // command. An example must work for a user who copies it, so it may name
 // no file and only tools of the embedded catalog, and what it needs
 // running is said by a requirement line before it (withQuiverServe,
-// withRedis, withRecordedRun), which the test starts: quiver serve on a free port, found by
+// withRedis, withRecordedRun, withUpstreamsFile), which the test starts: quiver serve on a free port, found by
 // the registry commands through its data folder, or a redis-server on
 // 127.0.0.1:6379 when that port is free (else those examples are
 // skipped). Every command that does something has examples.
 func TestHelpExamplesRun(t *testing.T) {
+	testserver, err := filepath.Abs(filepath.Join("..", "..", "mcp", "internal", "testserver"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	t.Chdir(t.TempDir())
 	for _, kv := range os.Environ() {
 		if name, _, _ := strings.Cut(kv, "="); strings.HasPrefix(name, "QUIVER_") {
@@ -132,8 +142,18 @@ func TestHelpExamplesRun(t *testing.T) {
 						started[line] = true
 					}
 					continue
+				case line == withUpstreamsFile:
+					if !started[line] {
+						server := testbuild.Binary(t, testserver)
+						body := fmt.Sprintf(`{"mcpServers": {"tools": {"command": %q}}}`, server)
+						if err := os.WriteFile("mcp-servers.json", []byte(body), 0o600); err != nil {
+							t.Fatal(err)
+						}
+						started[line] = true
+					}
+					continue
 				case strings.HasPrefix(line, "# with "):
-					t.Errorf("%s: requirement %q: the test knows only %q, %q and %q", cmd.CommandPath(), line, withQuiverServe, withRedis, withRecordedRun)
+					t.Errorf("%s: requirement %q: the test knows only %q, %q, %q and %q", cmd.CommandPath(), line, withQuiverServe, withRedis, withRecordedRun, withUpstreamsFile)
 					continue
 				case strings.HasPrefix(line, "#"):
 					continue

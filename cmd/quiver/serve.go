@@ -193,7 +193,8 @@ breaks. It cannot be combined with --expose-all.
 SIGINT (Ctrl-C) or SIGTERM stops it.`,
 		Example: `  quiver serve
   quiver serve --addr 127.0.0.1:7401 --expose-all
-  quiver serve --stdio --upstreams ~/mcp-servers.json --undeclared read_only --call-tool`,
+  # with mcp-servers.json, an mcpServers file, in the current folder
+  quiver serve --addr 127.0.0.1:7402 --upstreams mcp-servers.json --undeclared read_only --call-tool`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := opts.check(); err != nil {

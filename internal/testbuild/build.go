@@ -24,8 +24,8 @@ type program struct {
 }
 
 // Binary builds the main package pkg (a path go build accepts from the
-// test's working folder, e.g. "../internal/testserver") once per test
-// binary and returns the executable's path; a build that fails fails t
+// test's working folder, e.g. "../internal/testserver", or the package's
+// absolute folder) once per test binary and returns the executable's path; a build that fails fails t
 // with go build's output.
 func Binary(t testing.TB, pkg string) string {
 	t.Helper()
@@ -70,7 +70,14 @@ func build(pkg string) (string, []byte, error) {
 	if raceEnabled {
 		args = append(args, "-race")
 	}
-	out, err := exec.Command(goTool, append(args, pkg)...).CombinedOutput()
+	cmd := exec.Command(goTool, append(args, pkg)...)
+	if filepath.IsAbs(pkg) {
+		// Built from its own folder, in its module, wherever the test
+		// changed its working folder to.
+		cmd = exec.Command(goTool, append(args, ".")...)
+		cmd.Dir = pkg
+	}
+	out, err := cmd.CombinedOutput()
 	return bin, out, err
 }
 

@@ -119,7 +119,9 @@ type Status struct {
 	Err string
 	// Retry is when the next attempt starts, for a failed upstream.
 	Retry time.Time
-	// Restarts counts the reconnections after the server went away.
+	// Restarts counts the times the server went away while the gateway
+	// ran; each is followed by a reconnection (a stdio server started
+	// again).
 	Restarts int
 }
 

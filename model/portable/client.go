@@ -179,8 +179,9 @@ func (c *Client) newSession(req *model.Request) (*session, error) {
 // beginCallTool prepares an invocation in call-tool mode: one tools array
 // for every round — the inline tools in the request's order, the search
 // tool, the call-tool function — whatever the searches find. Discovered
-// tools stay loaded in the turn (a search does not return them again, and
-// the runtime admits their calls) but are never listed. The one exception
+// tools stay loaded in the turn (the runtime admits their calls; a search
+// matching one answers it again, as its definition lives only in answers)
+// but are never listed. The one exception
 // is a deferred tool the request forces (model.ToolChoiceTool): a provider
 // can only force a listed tool, so it is listed last, for that request.
 // The runtime never forces one.
