@@ -94,6 +94,14 @@ type RetryPolicy struct {
 	MaxInterval        time.Duration
 }
 
+// ChildOptions configure one child workflow.
+type ChildOptions struct {
+	// Timeout bounds the child's whole execution from its start (0: no
+	// bound but the parent's). A parent passes the time its own budget has
+	// left, so that a child never outlives it.
+	Timeout time.Duration
+}
+
 // WorkflowContext is what workflow code may use.
 type WorkflowContext interface {
 	// Context is canceled when the workflow is; pass it to nothing that
@@ -110,8 +118,11 @@ type WorkflowContext interface {
 	// defaults when non-zero) and stores its output in out (may be nil).
 	ExecuteActivity(name string, opts ActivityOptions, input any, out any) error
 	// ExecuteChild runs a registered workflow as a child and stores its
-	// output in out (may be nil).
-	ExecuteChild(id, workflow string, input any, out any) error
+	// output in out (may be nil). The child is cancelled when its parent
+	// is (the call returns an error wrapping [ErrCanceled]) and stopped
+	// when opts.Timeout runs out (an error wrapping
+	// context.DeadlineExceeded).
+	ExecuteChild(id, workflow string, opts ChildOptions, input any, out any) error
 	// Sleep waits for d on the workflow clock.
 	Sleep(d time.Duration) error
 }

@@ -45,9 +45,9 @@ func ExecuteActivity[O any](wctx WorkflowContext, name string, opts ActivityOpti
 }
 
 // ExecuteChild runs a child workflow and returns its typed output.
-func ExecuteChild[O any](wctx WorkflowContext, id, workflow string, input any) (O, error) {
+func ExecuteChild[O any](wctx WorkflowContext, id, workflow string, opts ChildOptions, input any) (O, error) {
 	var out O
-	err := wctx.ExecuteChild(id, workflow, input, &out)
+	err := wctx.ExecuteChild(id, workflow, opts, input, &out)
 	return out, err
 }
 

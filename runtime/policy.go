@@ -54,7 +54,19 @@ type RunPolicy struct {
 	// ModelOutput bounds what one model response may ask of the runtime:
 	// bytes and nesting per call's arguments, calls per response.
 	ModelOutput OutputLimits
+	// MaxAgentDepth bounds how deep agents called as tools (agent
+	// toolsets) may nest below a run of this agent: a call that would start
+	// a child deeper fails with [toolcall.KindDepthLimit]. 0 means
+	// [DefaultMaxAgentDepth]; [NoAgentTools] refuses every agent tool.
+	MaxAgentDepth int
 }
+
+// DefaultMaxAgentDepth is how many levels of child runs an agent's run
+// may have below it unless its policy says otherwise.
+const DefaultMaxAgentDepth = 3
+
+// NoAgentTools as [RunPolicy.MaxAgentDepth] lets no call start a child run.
+const NoAgentTools = -1
 
 // Timing is the fine-grained time policy.
 type Timing struct {

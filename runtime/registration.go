@@ -34,8 +34,16 @@ type ToolsetRegistration struct {
 	Name string
 	// Specs are the tools' contracts.
 	Specs []tools.ToolSpec
-	// Executor runs the calls.
+	// Executor runs the calls. Leave it nil for an agent toolset.
 	Executor toolcall.Executor
+	// Agent, set instead of Executor, makes the toolset an agent toolset
+	// (agent-as-tool): every call of one of its tools runs the registered
+	// agent of that name as a child run — the call's canonical payload is
+	// the child's user message, its final answer the call's result,
+	// validated against the tool's result contract. The agent may be
+	// registered before or after the toolset; an agent that uses, through
+	// agent toolsets, a toolset of its own (a cycle) is refused.
+	Agent string
 	// DecodePayload, when set, decodes a payload into the typed value that
 	// call-hint templates render (generated code supplies it); without it
 	// templates see the JSON keys.
@@ -84,8 +92,11 @@ func (rt *Runtime) RegisterToolset(reg ToolsetRegistration) error {
 	if reg.Name == "" {
 		errs = append(errs, errors.New("toolset name is empty"))
 	}
-	if reg.Executor == nil {
-		errs = append(errs, errors.New("executor is nil"))
+	switch {
+	case reg.Executor == nil && reg.Agent == "":
+		errs = append(errs, errors.New("executor is nil: give the toolset an Executor, or the Agent its calls run (an agent toolset)"))
+	case reg.Executor != nil && reg.Agent != "":
+		errs = append(errs, fmt.Errorf("both Executor and Agent (%q) are set: an agent toolset's calls run its agent; leave Executor nil", reg.Agent))
 	}
 	seen := map[tools.Ident]bool{}
 	for i, s := range reg.Specs {

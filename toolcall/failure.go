@@ -73,6 +73,9 @@ const (
 	KindRejectedOutput Kind = "rejected_output"
 	// KindDiscarded: the run finished before the call could run.
 	KindDiscarded Kind = "discarded"
+	// KindDepthLimit: the call would run an agent as a tool deeper than
+	// the run policy allows (RunPolicy.MaxAgentDepth); nothing ran.
+	KindDepthLimit Kind = "depth_limit"
 )
 
 // Kinds lists the kinds Quiver produces, in the order declared.
@@ -82,7 +85,7 @@ var Kinds = []Kind{
 	KindNotInActiveSet, KindNotPermitted, KindSourceNotAllowed, KindDenied,
 	KindCallNotAdmitted, KindAdmissionConflict, KindOutcomeUnknown,
 	KindResultExpired, KindOverloaded, KindKeyLimit, KindToolCap, KindNoContinuation,
-	KindAmbiguousContinuation, KindRejectedOutput, KindDiscarded,
+	KindAmbiguousContinuation, KindRejectedOutput, KindDiscarded, KindDepthLimit,
 }
 
 // ValidKind reports whether k is a kind's shape: 1 to 64 of a-z, 0-9 and

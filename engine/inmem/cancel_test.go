@@ -89,7 +89,7 @@ func TestCancelParentCancelsChild(t *testing.T) {
 			return err
 		}),
 		workflow("parent", func(wctx engine.WorkflowContext) error {
-			return wctx.ExecuteChild("", "child", nil, nil)
+			return wctx.ExecuteChild("", "child", engine.ChildOptions{}, nil, nil)
 		}),
 	)
 	if err := startAndCancel(t, e, "parent", started); !errors.Is(err, engine.ErrCanceled) {
@@ -116,13 +116,13 @@ func TestChildWorkflowRoundTripAndDerivedIDs(t *testing.T) {
 		engine.Workflow("parent", func(wctx engine.WorkflowContext, _ struct{}) ([][]any, error) {
 			var outs [][]any
 			for _, id := range []string{"", "", "named"} {
-				out, err := engine.ExecuteChild[[]any](wctx, id, "square", in{N: 3, F: func() {}})
+				out, err := engine.ExecuteChild[[]any](wctx, id, "square", engine.ChildOptions{}, in{N: 3, F: func() {}})
 				if err != nil {
 					return nil, err
 				}
 				outs = append(outs, out)
 			}
-			if err := wctx.ExecuteChild("", "fails", nil, nil); !errors.Is(err, engine.ErrCanceled) {
+			if err := wctx.ExecuteChild("", "fails", engine.ChildOptions{}, nil, nil); !errors.Is(err, engine.ErrCanceled) {
 				return nil, errors.New("child error lost: " + errString(err))
 			}
 			return outs, nil
@@ -200,7 +200,7 @@ func TestCancelBeforeWorkflowRunsFailsItsFirstOperation(t *testing.T) {
 	gate := make(chan struct{})
 	register(t, e, workflow("gated", func(wctx engine.WorkflowContext) error {
 		<-gate
-		return wctx.ExecuteChild("", "gated", nil, nil)
+		return wctx.ExecuteChild("", "gated", engine.ChildOptions{}, nil, nil)
 	}))
 	h, err := engine.Start(context.Background(), e, "", "gated", nil)
 	if err != nil {
@@ -212,5 +212,42 @@ func TestCancelBeforeWorkflowRunsFailsItsFirstOperation(t *testing.T) {
 	close(gate)
 	if _, err := h.Wait(context.Background()); !errors.Is(err, engine.ErrCanceled) {
 		t.Fatalf("Wait = %v", err)
+	}
+}
+
+// TestChildTimeoutStopsTheChild: ChildOptions.Timeout ends a child that
+// runs longer, the parent's call returns context.DeadlineExceeded, and
+// the child saw its context end.
+func TestChildTimeoutStopsTheChild(t *testing.T) {
+	e := inmem.New()
+	childEnded := make(chan error, 1)
+	register(t, e,
+		workflow("slow", func(wctx engine.WorkflowContext) error {
+			<-wctx.Context().Done()
+			childEnded <- context.Cause(wctx.Context())
+			return wctx.Context().Err()
+		}),
+		workflow("parent", func(wctx engine.WorkflowContext) error {
+			err := wctx.ExecuteChild("", "slow", engine.ChildOptions{Timeout: 50 * time.Millisecond}, nil, nil)
+			if !errors.Is(err, context.DeadlineExceeded) {
+				return errors.New("child error = " + errString(err) + ", want context.DeadlineExceeded")
+			}
+			return nil
+		}),
+	)
+	h, err := e.StartWorkflow(context.Background(), engine.StartRequest{Workflow: "parent"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.Wait(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case cause := <-childEnded:
+		if !errors.Is(cause, context.DeadlineExceeded) {
+			t.Fatalf("the child's context ended with %v", cause)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the child never saw its context end")
 	}
 }

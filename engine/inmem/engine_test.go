@@ -126,7 +126,7 @@ func TestUnknownWorkflowAndActivity(t *testing.T) {
 		t.Fatalf("start unknown workflow: %v", err)
 	}
 	register(t, e, workflow("calls-missing", func(wctx engine.WorkflowContext) error {
-		if err := wctx.ExecuteChild("", "missing", nil, nil); !errors.Is(err, engine.ErrUnknownWorkflow) {
+		if err := wctx.ExecuteChild("", "missing", engine.ChildOptions{}, nil, nil); !errors.Is(err, engine.ErrUnknownWorkflow) {
 			return fmt.Errorf("child: %v", err)
 		}
 		return wctx.ExecuteActivity("missing", engine.ActivityOptions{}, nil, nil)

@@ -47,9 +47,10 @@ func (r *run) Sleep(d time.Duration) error {
 // ExecuteChild implements engine.WorkflowContext. The child runs in its own
 // goroutine under a context derived from the parent's, so canceling (or
 // timing out) the parent cancels the child; the parent's call returns
-// engine.ErrCanceled at once then. The child's error is wrapped, not
-// flattened, so errors.Is sees through it.
-func (r *run) ExecuteChild(id, workflow string, input any, out any) error {
+// engine.ErrCanceled at once then. opts.Timeout stops the child as a
+// workflow timeout does (context.DeadlineExceeded). The child's error is
+// wrapped, not flattened, so errors.Is sees through it.
+func (r *run) ExecuteChild(id, workflow string, opts engine.ChildOptions, input any, out any) error {
 	op := "child workflow " + workflow
 	if r.ctx.Err() != nil {
 		return r.canceled(op)
@@ -61,7 +62,10 @@ func (r *run) ExecuteChild(id, workflow string, input any, out any) error {
 	if id == "" {
 		id = fmt.Sprintf("%s/%d", r.id, r.children.Add(1))
 	}
-	child, err := r.engine.start(r.ctx, id, workflow, raw, 0)
+	if opts.Timeout < 0 {
+		return fmt.Errorf("inmem: workflow %s: %s: negative timeout %s", r.id, op, opts.Timeout)
+	}
+	child, err := r.engine.start(r.ctx, id, workflow, raw, opts.Timeout)
 	if err != nil {
 		return fmt.Errorf("%w (parent workflow %s)", err, r.id)
 	}
