@@ -92,6 +92,7 @@ func (r *runner) admit(c planner.ToolRequest) admittedCall {
 	}
 	ac.Payload = canonical
 	ac.Budgeted = !t.spec.IsBookkeeping()
+	ac.Agent = t.toolset.reg.Agent
 	r.recordCanonical(c.CallID, c.Name, canonical)
 	return ac
 }
@@ -146,6 +147,17 @@ func (r *runner) continueBatch(b *batchState) (RunOutput, *planner.Finalize, boo
 		}
 		if item, ok := r.needsConfirmation(ac); ok {
 			return r.suspend([]PendingItem{item})
+		}
+		if ac.Agent != "" {
+			pending, err := r.runChild(b, ac, nil)
+			if err != nil {
+				return RunOutput{}, nil, false, err
+			}
+			if pending != nil {
+				return r.suspend(pending)
+			}
+			b.Next++
+			continue
 		}
 		susp, err := r.execute(b, ac)
 		if err != nil {

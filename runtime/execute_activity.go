@@ -54,7 +54,9 @@ func (o executeOutput) answer() json.RawMessage {
 // (toolcall.Run) and renders its result hint.
 func (rt *Runtime) executeActivity(ctx context.Context, in executeInput) (executeOutput, error) {
 	t, ok := rt.target(in.Ident, in.Contract)
-	if !ok {
+	if !ok || t.toolset.reg.Executor == nil {
+		// No tool, or an agent toolset now where the call was admitted for
+		// an executor (a continuation in a process registered otherwise).
 		return failedOutput(toolcall.Unavailable(string(in.Ident))), nil
 	}
 	if f := rt.checkSourceAllowed(ctx, in); f != nil {

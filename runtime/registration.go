@@ -128,6 +128,13 @@ func (rt *Runtime) RegisterToolset(reg ToolsetRegistration) error {
 		rt.tools[s.Name] = &toolEntry{spec: e.reg.Specs[i], toolset: e, continued: continued}
 	}
 	rt.toolsets[reg.Name] = e
+	if cycle := rt.agentCycleLocked(); cycle != "" {
+		delete(rt.toolsets, reg.Name)
+		for _, spec := range e.reg.Specs {
+			delete(rt.tools, spec.Name)
+		}
+		return fmt.Errorf("runtime: register toolset %q: its agent %q would call itself through agent toolsets: %s; break the cycle", reg.Name, reg.Agent, cycle)
+	}
 	return nil
 }
 
@@ -255,6 +262,10 @@ func (rt *Runtime) RegisterAgent(reg AgentRegistration) error {
 		toolsets = append(toolsets, u.Toolset)
 	}
 	rt.agents[reg.Name] = &agentEntry{reg: reg, tools: idents, toolsets: toolsets, deferred: deferred}
+	if cycle := rt.agentCycleLocked(); cycle != "" {
+		delete(rt.agents, reg.Name)
+		return fmt.Errorf("runtime: register agent %q: it would call itself through agent toolsets: %s; break the cycle", reg.Name, cycle)
+	}
 	return nil
 }
 

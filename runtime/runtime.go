@@ -16,6 +16,7 @@ import (
 // Engine names used by the runtime.
 const (
 	workflowRun     = "quiver.run"
+	workflowChild   = "quiver.child"
 	activityPlan    = "quiver.plan"
 	activityExecute = "quiver.execute_tool"
 )
@@ -226,6 +227,9 @@ func New(opts ...Option) (*Runtime, error) {
 
 func (rt *Runtime) registerEngine() error {
 	if err := rt.engine.RegisterWorkflow(engine.Workflow(workflowRun, rt.runWorkflow)); err != nil {
+		return err
+	}
+	if err := rt.engine.RegisterWorkflow(engine.Workflow(workflowChild, rt.childWorkflow)); err != nil {
 		return err
 	}
 	if err := rt.engine.RegisterActivity(engine.Activity(activityPlan, engine.ActivityOptions{}, rt.planActivity)); err != nil {

@@ -29,6 +29,18 @@ type runState struct {
 	// EventSeq is the sequence number of the run's latest event: a
 	// continuation numbers on from it.
 	EventSeq int64 `json:"event_seq,omitempty"`
+	// Depth is how many runs started this one as a child (0 for a run
+	// started by Start); MaxDepth the deepest child any run of its tree
+	// may start (RunPolicy.MaxAgentDepth, the strictest on the way down).
+	Depth    int `json:"depth,omitempty"`
+	MaxDepth int `json:"max_depth,omitempty"`
+	// BudgetCap bounds a child run's time budget: what its parent's budget
+	// had left when the call started it (0: no cap).
+	BudgetCap time.Duration `json:"budget_cap,omitempty"`
+	// Child is the suspended child run of the batch's current call: its
+	// checkpoint lives here, in its parent's, and Continue on the parent
+	// resumes it.
+	Child *childCheckpoint `json:"child,omitempty"`
 
 	// Transcript is the session history followed by this run's messages,
 	// which start at TurnStart.
@@ -120,6 +132,10 @@ type admittedCall struct {
 	// is confirmed, decoded, validated and run with, whatever the registry
 	// lists later.
 	Contract *savedContract `json:"contract,omitempty"`
+	// Agent is the agent a call of an agent toolset runs as a child, as
+	// registered when the call was admitted: a continuation in a process
+	// whose registration names another agent still runs this one.
+	Agent string `json:"agent,omitempty"`
 }
 
 // batchOutcome summarizes an executed batch for the recovery rules.

@@ -82,8 +82,11 @@ func (r *runner) suspend(items []PendingItem) (RunOutput, *planner.Finalize, boo
 	// checkpoint) before the checkpoint is stored: a continuation, which
 	// may start at once in another process, records after it.
 	r.emit(Awaiting{Pending: items})
-	if _, err := r.record(recordInput{State: r.st, Suspended: &pending}); err != nil {
-		return RunOutput{}, nil, false, err
+	if !r.nested {
+		// A child's checkpoint is its parent's to keep (runState.Child).
+		if _, err := r.record(recordInput{State: r.st, Suspended: &pending}); err != nil {
+			return RunOutput{}, nil, false, err
+		}
 	}
 	out := r.output(StatusSuspended)
 	out.Suspension = &RunSuspension{RunID: r.st.RunID, Pending: items}
@@ -99,6 +102,26 @@ type pendingState struct {
 // and carries on where it stopped.
 func (r *runner) resume(resp PendingInputResponse) (RunOutput, bool, error) {
 	b := r.st.Batch
+	if b != nil && b.Next < len(b.Calls) && r.st.Child != nil {
+		// The answer is the suspended child's: it continues, and the
+		// batch after it once it is done.
+		ac := &b.Calls[b.Next]
+		pending, err := r.runChild(b, ac, &resp)
+		if err != nil {
+			return RunOutput{}, true, err
+		}
+		if pending != nil {
+			out, _, _, err := r.suspend(pending)
+			return out, true, err
+		}
+		b.Next++
+		out, finalize, done, err := r.continueBatch(b)
+		if done || err != nil {
+			return out, true, err
+		}
+		out, err = r.loop(finalize)
+		return out, true, err
+	}
 	if b != nil && b.Next < len(b.Calls) {
 		ac := &b.Calls[b.Next]
 		switch {
@@ -179,6 +202,10 @@ func awaitAnswer(st *runState, resp PendingInputResponse) (string, error) {
 // the first pending item of the suspended run st the way resume applies
 // it, so that a wrong answer fails Continue and leaves the run suspended.
 func (rt *Runtime) checkAnswer(st *runState, resp PendingInputResponse) error {
+	if st.Child != nil {
+		// The first pending item is the suspended child's.
+		return rt.checkAnswer(&st.Child.State, resp)
+	}
 	if b := st.Batch; b != nil && b.Next < len(b.Calls) {
 		ac := &b.Calls[b.Next]
 		r := &runner{rt: rt, st: st}

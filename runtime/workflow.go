@@ -38,6 +38,9 @@ type runner struct {
 	// unlogged are the events emitted since the last append to the run
 	// log (flush).
 	unlogged []EventRecord
+	// nested is set for a child run (an agent called as a tool): its
+	// suspension is carried by its parent's checkpoint, not stored.
+	nested bool
 }
 
 // runWorkflow is the run's workflow: deterministic, I/O only in activities.
@@ -236,6 +239,10 @@ func (r *runner) overBudget() bool {
 // remaining returns the budget left (ok false when there is no budget).
 func (r *runner) remaining() (time.Duration, bool) {
 	b := r.agent.reg.Policy.budget()
+	if c := r.st.BudgetCap; c > 0 && (b <= 0 || c < b) {
+		// A child never outlives what its parent's budget had left.
+		b = c
+	}
 	if b <= 0 {
 		return 0, false
 	}

@@ -143,6 +143,9 @@ type CallMeta struct {
 	// ParentToolCallID identifies the tool call that started this run when it
 	// runs as a tool of another agent, or "".
 	ParentToolCallID string
+	// ParentRunID identifies the run that made that call, or "". It is not
+	// an injected field's source: the seed's rule names five meta fields.
+	ParentRunID string
 }
 
 // Field returns the value a meta-backed injected field named name receives
