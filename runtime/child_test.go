@@ -45,6 +45,10 @@ func TestAChildsAnswerIsTheParentsToolResult(t *testing.T) {
 			t.Fatalf("child event %T header %+v, want it linked to the parent's call", ev, h)
 		}
 	}
+	info, err := e.rt.RunLog().Run(context.Background(), out.RunID+"/call_1")
+	if err != nil || info.ParentRunID != out.RunID || info.Status != StatusCompleted || info.Agent != "specialist" {
+		t.Fatalf("the run log's record of the child = %+v, %v", info, err)
+	}
 	childUsage := model.Usage{}
 	for _, ev := range child {
 		if u, ok := ev.(UsageReported); ok {
