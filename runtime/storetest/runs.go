@@ -32,6 +32,7 @@ func RunRuntime(t *testing.T, open func(t *testing.T) (a, b runtime.Store)) {
 	t.Run("CheckpointHoldsNoInternalServerData", func(t *testing.T) { a, _ := open(t); noInternalData(t, a) })
 	t.Run("RunLogHoldsNoInternalServerData", func(t *testing.T) { a, _ := open(t); logNoInternalData(t, a) })
 	t.Run("RunLogFollowedFromTheOtherRuntime", func(t *testing.T) { a, b := open(t); logFollowedAcross(t, a, b) })
+	t.Run("ChildSuspensionContinuedFromTheOtherRuntime", func(t *testing.T) { a, b := open(t); childSuspensionAcross(t, a, b) })
 }
 
 // chartThenCancel is orders.chart with server data of every audience, and
