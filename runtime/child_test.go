@@ -446,3 +446,45 @@ func TestAChildsToolCallsKnowTheirParent(t *testing.T) {
 		t.Fatalf("the child's tool call meta = %+v (parent run %s)", meta, out.RunID)
 	}
 }
+
+// TestAClarificationAndADenialInsideTheChild: the child's missing field
+// suspends the parent with a clarification the answer completes; a denied
+// call gets its denied result inside the child, which answers.
+func TestAClarificationAndADenialInsideTheChild(t *testing.T) {
+	note := fixtureTool{spec: deskSpec(t, "note", withPayload(t, `{"type":"object","properties":{"q":{"type":"string"},"who":{"type":"string"}},"required":["q","who"]}`))}
+	gated := fixtureTool{spec: deskSpec(t, "refund", func(s *tools.ToolSpec) {
+		s.Confirmation = &tools.ConfirmationSpec{Title: "Refund", PromptTemplate: "Refund {{ .q }}?"}
+	})}
+	e := newAgentsEnv(t, agentsOptions{desk: []fixtureTool{note, gated}, childPolicy: RunPolicy{InterruptsAllowed: true, OnMissingFields: MissingFieldsAwaitClarification}},
+		[]scripted.Step{scripted.Call("ask", `{"question":"note and refund"}`), scripted.Reply("done")},
+		[]scripted.Step{scripted.Call("note", `{"q":"x"}`), scripted.Call("refund", `{"q":"7"}`), scripted.Reply("noted; refund refused")},
+	)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	out := e.run("go")
+	if out.Status != StatusSuspended || out.Suspension.Pending[0].Kind != PendingClarification {
+		t.Fatalf("first = %+v, want the child's clarification", out)
+	}
+	h, err := e.rt.Continue(ctx, out.RunID, PendingInputResponse{Clarification: &ClarificationAnswer{Fields: []byte(`{"who":"ann"}`)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	next, err := h.Wait(ctx)
+	if err != nil || next.Status != StatusSuspended || next.Suspension.Pending[0].Tool != "desk.refund" {
+		t.Fatalf("after the clarification = %+v, %v; want the refund's confirmation", next, err)
+	}
+	h, err = e.rt.Continue(ctx, out.RunID, next.Suspension.Pending[0].Deny())
+	if err != nil {
+		t.Fatal(err)
+	}
+	done, err := h.Wait(ctx)
+	if err != nil || done.Status != StatusCompleted {
+		t.Fatalf("after the denial = %+v, %v", done, err)
+	}
+	if got, _ := toolResult(t, done, "call_1"); got != `{"summary":"noted; refund refused"}` {
+		t.Fatalf("the call's result = %s", got)
+	}
+	if e.ran("desk.note") != 1 || e.ran("desk.refund") != 0 {
+		t.Fatalf("note ran %d times (want 1), refund %d (want 0)", e.ran("desk.note"), e.ran("desk.refund"))
+	}
+}
