@@ -112,7 +112,7 @@ func (r *runner) runChild(b *batchState, ac *admittedCall, resume *PendingInputR
 	}
 	// The child's tokens are the parent's too.
 	r.st.Usage = r.st.Usage.Add(co.Out.Usage)
-	r.emit(UsageReported{Usage: co.Out.Usage})
+	r.emitCall(ac.CallID, UsageReported{Usage: co.Out.Usage})
 	if co.Out.Status == StatusSuspended && co.State != nil && co.Out.Suspension != nil {
 		r.st.Child = &childCheckpoint{CallID: ac.CallID, State: *co.State}
 		return co.Out.Suspension.Pending, nil

@@ -55,8 +55,20 @@ func TestAChildsAnswerIsTheParentsToolResult(t *testing.T) {
 			childUsage = childUsage.Add(u.Usage)
 		}
 	}
-	if childUsage.OutputTokens == 0 || out.Usage.OutputTokens <= childUsage.OutputTokens {
-		t.Fatalf("parent usage %+v, child %+v: the child's tokens must be in the parent's", out.Usage, childUsage)
+	// The parent reports its own steps' usage, and the child's under the
+	// call; its total is both.
+	own, viaCall := model.Usage{}, model.Usage{}
+	for _, ev := range e.eventsOf(out.RunID) {
+		if u, ok := ev.(UsageReported); ok {
+			if u.Head().CallID == "call_1" {
+				viaCall = viaCall.Add(u.Usage)
+			} else {
+				own = own.Add(u.Usage)
+			}
+		}
+	}
+	if childUsage.OutputTokens == 0 || viaCall != childUsage || out.Usage != own.Add(childUsage) {
+		t.Fatalf("parent usage %+v = own %+v + child %+v (reported under the call: %+v)?", out.Usage, own, childUsage, viaCall)
 	}
 }
 
