@@ -44,6 +44,9 @@ type agentData struct {
 	DeferredIdents []string
 	// MCP is set when a use consumes an MCP-backed toolset.
 	MCP bool
+	// AgentTools is set when a use consumes another agent's export
+	// (AgentToolset): an agent toolset, registered without an executor.
+	AgentTools bool
 	// Policy is the runtime.RunPolicy literal.
 	Policy string
 }
@@ -70,6 +73,13 @@ type useData struct {
 	// Exporter describes the agent exporting the toolset when the use is
 	// an AgentToolset reference ("" otherwise).
 	Exporter string
+	// AgentTools is the exporting agent's agenttools package when the use
+	// is an AgentToolset reference (nil otherwise): the toolset is
+	// registered as an agent toolset, whose calls run the exporting agent,
+	// and takes no executor. AgentAlias is the name the agent package
+	// imports it under.
+	AgentTools *agentToolsData
+	AgentAlias string
 	// MCP is set when an MCP server serves the toolset (FromMCP,
 	// FromExternalMCP): its executor is the upstream client the config
 	// gives for it.
@@ -104,17 +114,19 @@ type registryUseData struct {
 var agentReserved = []string{
 	"Name", "Description", "Definition", "DeferredTools", "Client", "NewClient",
 	"context", "errors", "fmt", "time", "runtime", "history", "model", "planner", "toolcall", "tools",
-	"toolsets", "mcpToolsets", "upstream",
+	"toolsets", "mcpToolsets", "agentToolsets", "upstream",
 }
 
 // buildAgents computes the agent packages of root. An agent whose use
 // has no generated package is skipped with a warning. Registry sources (whole
 // registries and FromRegistry toolsets) become the Registries of the
 // agent's Definition: their tools are resolved at run time.
-func buildAgents(root *expr.RootExpr, pkgs *toolsetPackages) ([]*agentData, error) {
+// An AgentToolset use consumes the exporting agent's agenttools package
+// (agentTools, by export).
+func buildAgents(root *expr.RootExpr, pkgs *toolsetPackages, agentTools map[*expr.ExportExpr]*agentToolsData) ([]*agentData, error) {
 	var out []*agentData
 	for _, a := range root.Agents {
-		if reason := unsupportedUse(a, pkgs.byExpr); reason != "" {
+		if reason := unsupportedUse(a, pkgs.byExpr, agentTools); reason != "" {
 			Warnings(fmt.Sprintf("code generation for %s is skipped: %s", a.EvalName(), reason))
 			continue
 		}
@@ -150,6 +162,7 @@ func buildAgents(root *expr.RootExpr, pkgs *toolsetPackages) ([]*agentData, erro
 			data.MCP = data.MCP || ud.MCP
 			if r := u.AgentToolset; r != nil && r.Export != nil {
 				ud.Exporter = r.Export.Owner()
+				ud.AgentTools = agentTools[r.Export]
 			}
 			for n := 2; slices.Contains(reserved, ud.Alias); n++ {
 				ud.Alias = ts.Package + "ts"
@@ -158,6 +171,14 @@ func buildAgents(root *expr.RootExpr, pkgs *toolsetPackages) ([]*agentData, erro
 				}
 			}
 			reserved = append(reserved, ud.Alias)
+			if ud.AgentTools != nil {
+				data.AgentTools = true
+				ud.AgentAlias = ts.Package + "agent"
+				for n := 2; slices.Contains(reserved, ud.AgentAlias); n++ {
+					ud.AgentAlias = ts.Package + "agent" + strconv.Itoa(n)
+				}
+				reserved = append(reserved, ud.AgentAlias)
+			}
 			if !u.DeferAll {
 				ud.Deferred = slices.Sorted(slices.Values(u.Deferred))
 			}
@@ -199,10 +220,10 @@ func (data *agentData) addRegistryUse(u *expr.UseExpr, reg *expr.RegistryExpr, g
 
 // unsupportedUse says why an agent's package cannot be generated yet, or
 // returns "" when every use consumes a generated toolset package (a local
-// toolset, top-level or inline, another agent's export of one, or a
-// top-level MCP-backed toolset) or a registry source (a whole registry or
-// a FromRegistry toolset).
-func unsupportedUse(a *expr.AgentExpr, generated map[*expr.ToolsetExpr]*toolsetData) string {
+// toolset, top-level or inline, another agent's export of one through its
+// agenttools package, or a top-level MCP-backed toolset) or a registry
+// source (a whole registry or a FromRegistry toolset).
+func unsupportedUse(a *expr.AgentExpr, generated map[*expr.ToolsetExpr]*toolsetData, agentTools map[*expr.ExportExpr]*agentToolsData) string {
 	for _, u := range a.Uses {
 		ts := u.Consumed()
 		switch {
@@ -214,6 +235,8 @@ func unsupportedUse(a *expr.AgentExpr, generated map[*expr.ToolsetExpr]*toolsetD
 			return "it has a use without a toolset"
 		case generated[ts] == nil:
 			return fmt.Sprintf("toolset %q has no generated package", ts.Name)
+		case u.AgentToolset != nil && agentTools[u.AgentToolset.Export] == nil:
+			return fmt.Sprintf("%s has no agenttools package", u.AgentToolset.EvalName())
 		}
 	}
 	return ""
@@ -356,6 +379,9 @@ func agentFiles(data *agentData) []*goacodegen.File {
 			spec.Name = u.Alias
 		}
 		imports = append(imports, spec)
+		if u.AgentTools != nil {
+			imports = append(imports, &goacodegen.ImportSpec{Path: u.AgentTools.Import, Name: u.AgentAlias})
+		}
 	}
 	title := fmt.Sprintf("Agent %q of service %q", data.Expr.Name, data.Service)
 	agent := &goacodegen.File{

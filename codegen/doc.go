@@ -67,6 +67,20 @@
 // A toolset declared with FromRegistry has no package: its tools come from
 // the registry at run time.
 //
+// Every toolset an agent exports (Export in an Agent, inline or a
+// top-level toolset) whose package is generated also gets an agenttools
+// package, gen/agents/<service>/<agent>/agenttools/<toolset> (named like
+// the toolset's package), holding agenttools.go: Name (the toolset's
+// name), Agent (the exporting agent's registered name, "<service>.<agent>")
+// and Registration(), the runtime.ToolsetRegistration of the toolset as an
+// agent toolset — its Specs(), Agent set, no executor — so that every call
+// of one of its tools runs the exporting agent as a child run (the call's
+// canonical payload its user message, its final answer the call's result).
+// The exporting agent must be registered on the same runtime before the
+// first run that calls the tools. The toolset packages provide no
+// call-hint decoders, so DecodePayload and DecodeResult stay nil. A
+// service's exports get none: only an agent runs as a tool.
+//
 // For every agent whose uses all consume generated toolset packages
 // (top-level or inline local toolsets, top-level MCP-backed toolsets, or
 // another agent's export of one through AgentToolset) or registry sources (Use(registry), or a
@@ -81,17 +95,22 @@
 //     consumed registry, DeferredTools() (sorted idents of compiled tools
 //     only: registry tools are known at run time), <Agent>AgentConfig
 //     (planner, history model, prompt, model settings and an executor per
-//     compiled toolset) and Register<Agent>Agent, which registers the consumed toolsets with their
+//     compiled toolset but the agent toolsets) and Register<Agent>Agent,
+//     which registers the consumed toolsets with their
 //     generated Specs() (skipping those already registered on the runtime,
 //     told apart with errors.Is(err, runtime.ErrToolsetRegistered), never
 //     by the error's text) and then the agent. An MCP-backed toolset
 //     takes no executor: the config's MCPClients gives its
 //     *upstream.Client, and Register<Agent>Agent registers it with the
 //     toolset package's Register (which lists the server's tools: the one
-//     registration that reaches the network). An AgentToolset use imports the exporting agent's toolset package and
-//     registers its specs with the executor the config supplies for it:
-//     running the exporting agent as the tool (agent-as-tool, by child
-//     workflows) is not generated yet. Register<Agent>Agent registers
+//     registration that reaches the network). An AgentToolset use
+//     imports the exporting agent's toolset package (for its idents) and
+//     its agenttools package: Register<Agent>Agent registers the
+//     agenttools Registration() itself (skipping it when already
+//     registered) and takes no executor for it; the exporting agent,
+//     registered on the same runtime before the first run (e.g. with its
+//     own Register<Agent>Agent), answers each call as a child run
+//     (agent-as-tool). Register<Agent>Agent registers
 //     nothing for registry sources: the application connects each registry
 //     with rt.RegisterRegistry(name, client) before the first run
 //     (gen/registries/<registry> has its Name and NewClient); nothing
@@ -121,8 +140,7 @@
 // The publications of MCP-backed toolsets, completions and passthroughs
 // generate nothing yet; the design's warnings (expr.RootExpr.Warnings, and
 // one per skipped agent) say so and Generate prints them to standard
-// error. Running an exporting agent as the tool (agent-as-tool) is not
-// generated either, as the agent packages say.
+// error.
 //
 // # Templates
 //

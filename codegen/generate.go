@@ -33,8 +33,9 @@ var Warnings = func(msg string) { fmt.Fprintln(os.Stderr, "quiver: warning: "+ms
 
 // Generate is the goa gen plugin: it returns files with the files of every
 // local toolset (top-level, declared inline in a Use or an Export, with
-// the helpers publishing it when a service's export says PublishTo), of
-// every registry, and of every agent consuming only local toolsets, other
+// the helpers publishing it when a service's export says PublishTo), the
+// agenttools package of every agent's export, the files of every registry,
+// and of every agent consuming only local toolsets, other
 // agents' exports and registry sources, of the Quiver root found in roots
 // appended (see the package documentation).
 // genpkg is the import path of the gen package. A design without a Quiver
@@ -93,7 +94,14 @@ func Generate(genpkg string, roots []eval.Root, files []*goacodegen.File) ([]*go
 		return nil, err
 	}
 	files = append(files, servers...)
-	agents, err := buildAgents(root, pkgs)
+	agentTools, byExport, err := buildAgentTools(root, pkgs)
+	if err != nil {
+		return nil, err
+	}
+	for _, at := range agentTools {
+		files = append(files, agentToolsFile(at))
+	}
+	agents, err := buildAgents(root, pkgs, byExport)
 	if err != nil {
 		return nil, err
 	}
@@ -101,7 +109,7 @@ func Generate(genpkg string, roots []eval.Root, files []*goacodegen.File) ([]*go
 		files = append(files, agentFiles(a)...)
 	}
 	if len(agents) > 0 && !root.DisableAgentDocs {
-		files = append(files, quickstartFile(genpkg, agents, pkgs.list))
+		files = append(files, quickstartFile(genpkg, agents, pkgs.list, agentTools))
 	}
 	return files, nil
 }

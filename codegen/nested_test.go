@@ -82,6 +82,7 @@ var nestedFiles = []string{
 	"gen/agents/planning/planner/exports/planningtools/types.go",
 	"gen/agents/planning/planner/exports/planningtools/specs.go",
 	"gen/agents/planning/planner/exports/planningtools/tool_schemas.json",
+	"gen/agents/planning/planner/agenttools/planningtools/agenttools.go",
 	"gen/agents/planning/planner/agent.go",
 	"gen/agents/planning/planner/client.go",
 	"gen/agents/assistant/helper/agent.go",
@@ -103,13 +104,42 @@ func TestGoldenNested(t *testing.T) {
 	for _, want := range []string{
 		`"example.com/app/gen/agents/planning/planner/exports/planningtools"`,
 		`"example.com/app/gen/agents/assistant/helper/toolsets/memo"`,
-		`It is exported by agent "planner" of service "planning".`,
+		`It is exported by agent "planner" of service "planning", run as the tool`,
 		"agent-as-tool",
 		"planningtools.CreatePlan,",
+		`planningtoolsagent "example.com/app/gen/agents/planning/planner/agenttools/planningtools"`,
+		"planningtoolsagent.Registration,",
 	} {
 		if !strings.Contains(helper, want) {
 			t.Errorf("helper/agent.go lacks %q", want)
 		}
+	}
+	for _, unwanted := range []string{"not generated yet", "{ToolsetPlanningTools, planningtools.Specs}"} {
+		if strings.Contains(helper, unwanted) {
+			t.Errorf("helper/agent.go holds %q: an agent toolset takes no executor", unwanted)
+		}
+	}
+	agentTools := string(readFile(t, filepath.Join(dir, "gen/agents/planning/planner/agenttools/planningtools/agenttools.go")))
+	for _, want := range []string{
+		"package planningtools",
+		`toolset "example.com/app/gen/agents/planning/planner/exports/planningtools"`,
+		`const Name = "planning.tools"`,
+		`const Agent = "planning.planner"`,
+		"func Registration() runtime.ToolsetRegistration {",
+		"Specs: toolset.Specs(),",
+	} {
+		if !strings.Contains(agentTools, want) {
+			t.Errorf("agenttools.go lacks %q", want)
+		}
+	}
+	quickstart := string(readFile(t, filepath.Join(dir, "AGENTS_QUICKSTART.md")))
+	for _, want := range []string{"not generated yet", "planningtoolsExecutor", "helper.ToolsetPlanningTools:"} {
+		if strings.Contains(quickstart, want) {
+			t.Errorf("AGENTS_QUICKSTART.md holds %q", want)
+		}
+	}
+	if want := "Register `planning.planner` on the same\nruntime before the first run"; !strings.Contains(quickstart, want) {
+		t.Errorf("AGENTS_QUICKSTART.md lacks %q", want)
 	}
 	var golden []string
 	for _, p := range paths {

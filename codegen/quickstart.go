@@ -20,13 +20,16 @@ type quickstartData struct {
 	// Registries is set when an agent consumes a registry source.
 	Registries bool
 	// Local are the toolsets of Toolsets an application executes; MCP
-	// those an MCP server serves.
+	// those an MCP server serves. An agent's inline export is in neither:
+	// its calls run the exporting agent.
 	Local, MCP []*toolsetData
+	// AgentTools are the agenttools packages of the agents' exports.
+	AgentTools []*agentToolsData
 }
 
 // quickstartFile returns AGENTS_QUICKSTART.md, at the root of the output
 // directory.
-func quickstartFile(genpkg string, agents []*agentData, toolsets []*toolsetData) *goacodegen.File {
+func quickstartFile(genpkg string, agents []*agentData, toolsets []*toolsetData, agentTools []*agentToolsData) *goacodegen.File {
 	nested, registries := false, false
 	for _, ts := range toolsets {
 		nested = nested || ts.Expr.Inline
@@ -36,9 +39,10 @@ func quickstartFile(genpkg string, agents []*agentData, toolsets []*toolsetData)
 	}
 	var local, mcp []*toolsetData
 	for _, ts := range toolsets {
-		if ts.MCP != nil {
+		switch {
+		case ts.MCP != nil:
 			mcp = append(mcp, ts)
-		} else {
+		case !agentInlineExport(ts, agentTools):
 			local = append(local, ts)
 		}
 	}
@@ -47,7 +51,7 @@ func quickstartFile(genpkg string, agents []*agentData, toolsets []*toolsetData)
 		SectionTemplates: []*goacodegen.SectionTemplate{{
 			Name:    "quiver-agents-quickstart",
 			Source:  quickstartT,
-			Data:    &quickstartData{GenPkg: genpkg, Agents: agents, Toolsets: toolsets, Nested: nested, Registries: registries, Local: local, MCP: mcp},
+			Data:    &quickstartData{GenPkg: genpkg, Agents: agents, Toolsets: toolsets, Nested: nested, Registries: registries, Local: local, MCP: mcp, AgentTools: agentTools},
 			FuncMap: funcs,
 		}},
 	}
@@ -85,12 +89,34 @@ func (d *quickstartData) Labels(a *agentData) []string {
 }
 
 // LocalUses reports whether a consumes a toolset the application executes
-// (not served by MCP).
+// (not served by MCP, not an agent toolset).
 func (d *quickstartData) LocalUses(a *agentData) bool {
 	for _, u := range a.Uses {
-		if !u.MCP {
+		if !u.MCP && u.AgentTools == nil {
 			return true
 		}
 	}
 	return false
+}
+
+// agentInlineExport reports whether ts is declared inline in an agent's
+// Export: only AgentToolset consumes it, and its calls run the agent.
+func agentInlineExport(ts *toolsetData, agentTools []*agentToolsData) bool {
+	for _, at := range agentTools {
+		if at.Toolset == ts && at.Export.Inline != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// ExportedBy returns the agenttools packages of the agents exporting ts.
+func (d *quickstartData) ExportedBy(ts *toolsetData) []*agentToolsData {
+	var out []*agentToolsData
+	for _, at := range d.AgentTools {
+		if at.Toolset == ts {
+			out = append(out, at)
+		}
+	}
+	return out
 }

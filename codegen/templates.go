@@ -41,6 +41,9 @@ var (
 	// agentT renders agent.go of an agent package: the definition, the
 	// config and the registration function.
 	agentT = templateText("agent.go.tpl")
+	// agentToolsT renders agenttools.go of an agent export's agenttools
+	// package: the exported toolset's registration as an agent toolset.
+	agentToolsT = templateText("agenttools.go.tpl")
 	// clientT renders client.go of an agent package.
 	clientT = templateText("agent_client.go.tpl")
 	// adaptersT renders the executor of a toolset whose tools use BindTo:

@@ -9,7 +9,8 @@ const Description = {{ printf "%q" .Expr.Description }}
 
 // Names of the toolsets the agent consumes: the keys of
 // {{ .GoName }}AgentConfig.Executors{{ if .MCP }} (and of {{ .GoName }}AgentConfig.MCPClients for
-// the toolsets an MCP server serves){{ end }}.
+// the toolsets an MCP server serves){{ end }}{{ if .AgentTools }}, but for the agent toolsets
+// (another agent's export, whose calls run that agent), which take none{{ end }}.
 const (
 {{- range .Uses }}
 	// {{ .Const }} is toolset {{ printf "%q" .Toolset.Expr.Name }}.
@@ -17,11 +18,13 @@ const (
 	// MCP server {{ printf "%q" .Toolset.MCP.Server }} serves it ({{ .Toolset.MCP.Kind }}): its executor
 	// is the upstream client of MCPClients[{{ .Const }}].
 {{- end }}
-{{- if .Exporter }}
-	// It is exported by {{ .Exporter }}. Register{{ $a.GoName }}Agent registers
-	// its generated specs with the executor of Executors[{{ .Const }}]; running
-	// the exporting agent as the tool (agent-as-tool, in a child workflow)
-	// is not generated yet.
+{{- if .AgentTools }}
+	// It is exported by {{ .Exporter }}, run as the tool
+	// (agent-as-tool): Register{{ $a.GoName }}Agent registers it as an agent toolset
+	// ({{ .AgentAlias }}.Registration()), with no executor, so that each call of
+	// its tools runs agent {{ printf "%q" .AgentTools.Agent }} as a child run. Register that agent on
+	// the same runtime before the first run, e.g. with its own
+	// Register{{ .AgentTools.AgentGoName }}Agent.
 {{- end }}
 	{{ .Const }} = {{ printf "%q" .Toolset.Expr.Name }}
 {{- end }}
@@ -138,7 +141,8 @@ type {{ .GoName }}AgentConfig struct {
 	ModelOutput runtime.OutputLimits
 	// Executors run the calls of each consumed toolset, keyed by toolset
 	// name (the Toolset… constants). Every consumed toolset{{ if .MCP }} but those
-	// an MCP server serves (MCPClients){{ end }} needs one; the
+	// an MCP server serves (MCPClients){{ end }}{{ if .AgentTools }}{{ if .MCP }} and{{ else }} but{{ end }} the agent
+	// toolsets (their calls run the exporting agent){{ end }} needs one; the
 	// executor of a toolset another agent already registered on the same
 	// runtime is not used.
 {{- if .Registries }} Registry sources need none: the registry
@@ -158,15 +162,27 @@ type {{ .GoName }}AgentConfig struct {
 }
 
 // toolsets are the consumed toolsets with their generated specs{{ if .MCP }},
-// except the MCP-backed ones (mcpToolsets){{ end }}.
+// except the MCP-backed ones (mcpToolsets){{ end }}{{ if .AgentTools }}{{ if .MCP }} and{{ else }},
+// except{{ end }} the agent toolsets (agentToolsets){{ end }}.
 var toolsets = []struct {
 	name  string
 	specs func() []tools.ToolSpec
 }{
-{{- range .Uses }}{{ if not .MCP }}
+{{- range .Uses }}{{ if not (or .MCP .AgentTools) }}
 	{ {{- .Const }}, {{ .Alias }}.Specs},
 {{- end }}{{ end }}
 }
+{{- if .AgentTools }}
+
+// agentToolsets are the consumed agent toolsets: other agents' exports,
+// registered with their agenttools package's Registration, whose calls
+// run the exporting agent.
+var agentToolsets = []func() runtime.ToolsetRegistration{
+{{- range .Uses }}{{ if .AgentTools }}
+	{{ .AgentAlias }}.Registration,
+{{- end }}{{ end }}
+}
+{{- end }}
 {{- if .MCP }}
 
 // mcpToolsets are the consumed MCP-backed toolsets with their generated
@@ -186,6 +202,12 @@ var mcpToolsets = []struct {
 // toolset already registered on rt (by another agent's registration:
 // runtime.ErrToolsetRegistered) is left as it is. It fails, registering
 // nothing, when cfg lacks an executor{{ if .MCP }} or an MCP client{{ end }}.
+{{- if .AgentTools }} It registers each agent toolset
+// (another agent's export) itself, from its agenttools package, with no
+// executor: its calls run the exporting agent, which must be registered on
+// rt too, before the first run (e.g. with its own Register<Agent>Agent;
+// before or after this one).
+{{- end }}
 {{- if .MCP }} An MCP-backed toolset is
 // registered by its package's Register, which lists the server's tools
 // (this reaches the network) and refuses schema drift.
@@ -223,6 +245,14 @@ func Register{{ .GoName }}Agent(ctx context.Context, rt *runtime.Runtime, cfg {{
 			return fmt.Errorf("{{ .Package }}: register agent %q: %w", Name, err)
 		}
 	}
+{{- if .AgentTools }}
+	for _, registration := range agentToolsets {
+		err := rt.RegisterToolset(registration())
+		if err != nil && !errors.Is(err, runtime.ErrToolsetRegistered) {
+			return fmt.Errorf("{{ .Package }}: register agent %q: %w", Name, err)
+		}
+	}
+{{- end }}
 {{- if .MCP }}
 	for _, ts := range mcpToolsets {
 		err := ts.register(ctx, rt, cfg.MCPClients[ts.name])

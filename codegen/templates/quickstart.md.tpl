@@ -9,10 +9,16 @@ a package under `gen/toolsets/<toolset>` with its tool idents, specs and
 typed payloads.
 {{- if .Nested }} A toolset declared inline in a `Use` has its package under
 its agent's (`toolsets/<toolset>`), one declared inline in an `Export` under
-its agent's or `gen/<service>` (`exports/<toolset>`). An agent consuming
-another agent's export through `AgentToolset` registers the exported specs
-with the executor of its config: running the exporting agent as the tool
-is not generated yet.
+its agent's or `gen/<service>` (`exports/<toolset>`).
+{{- end }}
+{{- if .AgentTools }}
+Each toolset an agent exports also has a package under the exporting
+agent's (`agenttools/<toolset>`): its `Registration()` registers the toolset
+as an agent toolset, with no executor — every call of one of its tools runs
+the exporting agent as a child run (agent-as-tool), the call's payload as
+the child's user message and its final answer as the result. An agent
+consuming the export through `AgentToolset` registers it that way itself;
+register the exporting agent on the same runtime before the first run.
 {{- end }}
 
 ## Toolsets
@@ -26,6 +32,11 @@ is not generated yet.
 {{- range .Publications }}
   Service `{{ .Service }}` publishes it to registry `{{ .Registry }}`: serve it with
   `{{ $ts.Package }}.{{ .Func }}(ctx, client, revision, executor)`.
+{{- end }}
+{{- range $.ExportedBy . }}
+  Exported by agent `{{ .Agent }}`, run as the tool: package
+  `{{ .Import }}`
+  registers it as an agent toolset (`Registration()`).
 {{- end }}
 {{- end }}
 
@@ -120,6 +131,15 @@ Registry tools are resolved at every planning step from the registry
 connected under its name; connect each before the first run.
 {{- end }}
 
+{{- range .Uses }}{{ if .AgentTools }}
+
+Toolset `{{ .Toolset.Expr.Name }}` is agent `{{ .AgentTools.Agent }}` run as the tool:
+`Register{{ $a.GoName }}Agent` registers it with no executor (package
+`{{ .AgentTools.Import }}`),
+and each call runs that agent. Register `{{ .AgentTools.Agent }}` on the same
+runtime before the first run (its `Register{{ .AgentTools.AgentGoName }}Agent`).
+{{- end }}{{ end }}
+
 {{ if .Registries }}Connect its registries, register it on the runtime, then run it on the user's
 message(s):{{ else if .MCP }}Connect its MCP servers, register it on the runtime, then run it on the user's
 message(s):{{ else }}Register it on the runtime, then run it on the user's message(s):{{ end }}
@@ -147,7 +167,7 @@ err = {{ .Package }}.Register{{ .GoName }}Agent(ctx, rt, {{ .Package }}.{{ .GoNa
 {{- end }}
 {{- if $.LocalUses . }}
 	Executors: map[string]toolcall.Executor{
-	{{- range .Uses }}{{ if not .MCP }}
+	{{- range .Uses }}{{ if not (or .MCP .AgentTools) }}
 		{{ $a.Package }}.{{ .Const }}: {{ .Toolset.Package }}Executor,
 	{{- end }}{{ end }}
 	},
@@ -187,6 +207,12 @@ if out.Final != nil {
   its generated `Specs()` and executor, then the agent.
 - A toolset shared by several agents is registered once: the first
   registration's executor serves every agent on that runtime.
+{{- if .AgentTools }}
+- An agent toolset (`Use(AgentToolset(…))`) takes no executor:
+  `Register<Agent>Agent` registers its agenttools package's `Registration()`,
+  and each call runs the exporting agent as a child run. The exporting
+  agent must be registered on the same runtime before the first run.
+{{- end }}
 - `NewClient(rt)` binds `Run`, `Start`, `StartOneShot` and `Continue` to the
   agent's name. Nothing here takes a catalog{{ if .MCP }}; only the registration of an
   MCP-backed toolset reaches the network (its server, to list the tools){{ else }} or touches the network{{ end }}.
