@@ -92,7 +92,9 @@ func (r *runner) admit(c planner.ToolRequest) admittedCall {
 	}
 	ac.Payload = canonical
 	ac.Budgeted = !t.spec.IsBookkeeping()
-	ac.Agent = t.toolset.reg.Agent
+	if ac.Agent = t.toolset.reg.Agent; ac.Agent != "" {
+		ac.ResultSchema = t.spec.Result.Schema
+	}
 	r.recordCanonical(c.CallID, c.Name, canonical)
 	return ac
 }

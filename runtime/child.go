@@ -77,7 +77,12 @@ func (r *runner) runChild(b *batchState, ac *admittedCall, resume *PendingInputR
 		r.finishCall(b, ac, tools.ToolSpec{Name: ac.Ident}, failedOutput(toolcall.Unavailable(string(ac.Ident))))
 		return nil, nil
 	}
-	spec := t.spec
+	spec, err := admittedContract(t.spec, ac)
+	if err != nil {
+		r.st.Child = nil
+		r.finishCall(b, ac, t.spec, failedOutput(toolcall.InvalidResult(err)))
+		return nil, nil
+	}
 	var in childInput
 	if resume != nil {
 		in = childInput{State: r.st.Child.State, Resume: resume}
@@ -153,11 +158,33 @@ func (r *runner) childState(ac *admittedCall) (runState, *toolcall.Failure) {
 		st.OneShot = true
 	}
 	st.TurnID = runID + "/turn"
-	// Without consumer-side prompt content, the canonical payload is the
-	// child's user message (seed 003).
-	st.Transcript = []model.Message{model.UserMessage(string(ac.Payload))}
+	st.Transcript = childMessages(ac)
 	st.Discovery = catalog.NewTurn(st.Transcript)
 	return st, nil
+}
+
+// childMessages are the messages a child run of ac starts with. Without
+// consumer-side prompt content — mapping a tool to a prompt
+// (WithPromptSpec) belongs to the prompts work, and would be read here —
+// the canonical payload is the child's user message (seed 003).
+func childMessages(ac *admittedCall) []model.Message {
+	return []model.Message{model.UserMessage(string(ac.Payload))}
+}
+
+// admittedContract is spec with the result contract ac was admitted
+// under: a continuation in a process whose registration changed the
+// tool's result still checks the child's answer against the first.
+func admittedContract(spec tools.ToolSpec, ac *admittedCall) (tools.ToolSpec, error) {
+	if len(ac.ResultSchema) == 0 || string(ac.ResultSchema) == string(spec.Result.Schema) {
+		return spec, nil
+	}
+	result, err := tools.NewTypeSpec(spec.Result.Name, ac.ResultSchema)
+	if err != nil {
+		return spec, fmt.Errorf("the result contract %s was admitted with does not compile: %w", ac.Ident, err)
+	}
+	spec = spec.Clone()
+	spec.Result = result
+	return spec, nil
 }
 
 // maxAgentDepth is the policy's nesting bound (DefaultMaxAgentDepth when

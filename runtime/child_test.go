@@ -343,15 +343,16 @@ func TestAgentToolsOfABatchRunOneAfterAnother(t *testing.T) {
 }
 
 // TestTheAgentOfAnAdmittedCallIsKept: a call admitted before a suspension
-// runs the agent its toolset named then, even when the runtime that
-// continues the run registers the toolset with another agent; and a
-// decision carrying the wrong digest leaves the nested item pending.
+// runs the agent its toolset named then, and meets the result contract of
+// then, even when the runtime that continues the run registers the
+// toolset with another agent and another result; and a decision carrying
+// the wrong digest leaves the item pending.
 func TestTheAgentOfAnAdmittedCallIsKept(t *testing.T) {
 	store := NewMemoryStore()
 	gate := capsSpec(t, "front", "approve", func(s *tools.ToolSpec) {
 		s.Confirmation = &tools.ConfirmationSpec{Title: "Approve", PromptTemplate: "Go ahead?"}
 	})
-	build := func(agent string, parentSteps []scripted.Step, models map[string]*scripted.Client) *Runtime {
+	build := func(agent string, ask tools.ToolSpec, parentSteps []scripted.Step, models map[string]*scripted.Client) *Runtime {
 		t.Helper()
 		opts := []Option{WithStore(store), WithModelID("parent-model", scripted.New(parentSteps...))}
 		for name, c := range models {
@@ -367,7 +368,7 @@ func TestTheAgentOfAnAdmittedCallIsKept(t *testing.T) {
 			}
 		}
 		for _, reg := range []ToolsetRegistration{
-			{Name: "specialist.tools", Specs: []tools.ToolSpec{askSpec(t)}, Agent: agent},
+			{Name: "specialist.tools", Specs: []tools.ToolSpec{ask}, Agent: agent},
 			{Name: "front", Specs: []tools.ToolSpec{gate}, Executor: ToolExecutorFunc(func(context.Context, *ToolCall) (*planner.ToolResult, error) {
 				return &planner.ToolResult{Result: []byte(`{"ok":true}`)}, nil
 			})},
@@ -381,7 +382,7 @@ func TestTheAgentOfAnAdmittedCallIsKept(t *testing.T) {
 		}
 		return rt
 	}
-	first := build("specialist", []scripted.Step{scripted.Calls(
+	first := build("specialist", askSpec(t), []scripted.Step{scripted.Calls(
 		scripted.ToolCallSpec{Name: "approve", Payload: `{}`},
 		scripted.ToolCallSpec{Name: "ask", Payload: `{"question":"who?"}`},
 	)}, map[string]*scripted.Client{"specialist": scripted.New()})
@@ -391,10 +392,13 @@ func TestTheAgentOfAnAdmittedCallIsKept(t *testing.T) {
 	if err != nil || out.Status != StatusSuspended {
 		t.Fatalf("first segment = %+v, %v", out, err)
 	}
-	// Another process continues it; there the toolset runs "impostor".
+	// Another process continues it; there the toolset runs "impostor",
+	// and its tool's result is {"answer"}.
 	specialist := scripted.New(scripted.Reply("the specialist"))
 	impostor := scripted.New(scripted.Reply("the impostor"))
-	second := build("impostor", []scripted.Step{scripted.Reply("done")}, map[string]*scripted.Client{"specialist": specialist, "impostor": impostor})
+	changed := askSpec(t)
+	changed.Result = mustType(t, `{"type":"object","properties":{"answer":{"type":"string"}},"required":["answer"]}`)
+	second := build("impostor", changed, []scripted.Step{scripted.Reply("done")}, map[string]*scripted.Client{"specialist": specialist, "impostor": impostor})
 	item := out.Suspension.Pending[0]
 	wrong := item.Approve()
 	wrong.Confirmation.PayloadDigest = tools.PayloadDigest([]byte(`{"other":true}`))
@@ -410,7 +414,7 @@ func TestTheAgentOfAnAdmittedCallIsKept(t *testing.T) {
 		t.Fatal(err)
 	}
 	if got, _ := toolResult(t, done, "call_2"); got != `{"summary":"the specialist"}` {
-		t.Fatalf("the admitted call's result = %s, want the specialist's answer", got)
+		t.Fatalf("the admitted call's result = %s, want the specialist's answer under the result contract of admission", got)
 	}
 	if impostor.Remaining() != 1 || specialist.Remaining() != 0 {
 		t.Fatalf("the impostor ran (%d steps left) or the specialist did not (%d)", impostor.Remaining(), specialist.Remaining())

@@ -135,7 +135,10 @@ type admittedCall struct {
 	// Agent is the agent a call of an agent toolset runs as a child, as
 	// registered when the call was admitted: a continuation in a process
 	// whose registration names another agent still runs this one.
-	Agent string `json:"agent,omitempty"`
+	// ResultSchema is the tool's result contract then, which the child's
+	// answer must meet.
+	Agent        string          `json:"agent,omitempty"`
+	ResultSchema json.RawMessage `json:"result_schema,omitempty"`
 }
 
 // batchOutcome summarizes an executed batch for the recovery rules.
