@@ -265,6 +265,15 @@ func TestACycleOfAgentsIsRefused(t *testing.T) {
 	if err := rt.RegisterToolset(ToolsetRegistration{Name: "b.tools2", Specs: spec("b.tools2"), Agent: "a", Executor: ToolExecutorFunc(nil)}); err == nil || !strings.Contains(err.Error(), "both Executor and Agent") {
 		t.Fatalf("both set: %v", err)
 	}
+	// One name, two kinds of toolset: refused, and not as the same
+	// toolset registered twice (which generated code skips).
+	err = rt.RegisterToolset(ToolsetRegistration{Name: "x.tools", Specs: spec("x.tools"), Agent: "a"})
+	if err == nil || errors.Is(err, ErrToolsetRegistered) || !strings.Contains(err.Error(), `run by its executor, and this one running agent "a"`) {
+		t.Fatalf("an agent toolset over an executor's name: %v", err)
+	}
+	if err := rt.RegisterToolset(ToolsetRegistration{Name: "b.tools", Specs: spec("b.tools"), Agent: "b"}); !errors.Is(err, ErrToolsetRegistered) {
+		t.Fatalf("the same agent toolset again: %v, want ErrToolsetRegistered", err)
+	}
 }
 
 // TestTheDepthLimitHolds: with MaxAgentDepth 1 on the first run, the

@@ -80,12 +80,20 @@ var ErrToolsetRegistered = errors.New("runtime: toolset already registered")
 // RegisterToolset registers a toolset. Every spec must be valid (a
 // non-empty title included — generated code always supplies one) and
 // belong to the toolset; nothing is registered when any is not. A name
-// registered already fails with [ErrToolsetRegistered] alone: the specs are
-// not examined.
+// registered already fails with [ErrToolsetRegistered] alone (the specs are
+// not examined) when both registrations are run alike — by an executor, or
+// by the same agent; otherwise it fails with an error naming both, which
+// does not match ErrToolsetRegistered.
 func (rt *Runtime) RegisterToolset(reg ToolsetRegistration) error {
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
-	if _, dup := rt.toolsets[reg.Name]; dup {
+	if prev, dup := rt.toolsets[reg.Name]; dup {
+		if prev.reg.Agent != reg.Agent {
+			// Not the same toolset registered twice (which generated code
+			// skips) but two toolsets of one name: one would silently
+			// take the other's calls.
+			return fmt.Errorf("runtime: register toolset %q: a toolset of that name is registered already, %s, and this one %s: one name is one toolset; rename the export or the toolset", reg.Name, toolsetKind(prev.reg.Agent), toolsetKind(reg.Agent))
+		}
 		return fmt.Errorf("%w: %q", ErrToolsetRegistered, reg.Name)
 	}
 	var errs []error
@@ -136,6 +144,14 @@ func (rt *Runtime) RegisterToolset(reg ToolsetRegistration) error {
 		return fmt.Errorf("runtime: register toolset %q: its agent %q would call itself through agent toolsets: %s; break the cycle", reg.Name, reg.Agent, cycle)
 	}
 	return nil
+}
+
+// toolsetKind says what runs a toolset's calls, for errors.
+func toolsetKind(agent string) string {
+	if agent == "" {
+		return "run by its executor"
+	}
+	return fmt.Sprintf("running agent %q", agent)
 }
 
 // ToolsetUse is an agent's consumption of a toolset.
