@@ -74,6 +74,15 @@ func (b serveBanner) print(w io.Writer) {
 	if b.opts.data.flagGiven {
 		dataArgs = " --data " + shellQuote(b.dir)
 	}
+	// A stdio client attaches to this quiver serve (its registry, its
+	// upstreams); the MCP server's own flags go with it.
+	var mcpFlags []string
+	if b.opts.undeclared != "" {
+		mcpFlags = append(mcpFlags, "--undeclared", b.opts.undeclared)
+	}
+	if b.opts.callTool {
+		mcpFlags = append(mcpFlags, "--call-tool")
+	}
 	if b.mcpURL != "" {
 		auth := ""
 		if len(b.creds) > 0 {
@@ -86,6 +95,9 @@ func (b serveBanner) print(w io.Writer) {
 	args := `"serve", "--stdio"`
 	if dataArgs != "" {
 		args += `, "--data", ` + jsonString(b.dir)
+	}
+	for _, f := range mcpFlags {
+		args += ", " + jsonString(f)
 	}
 	fmt.Fprintf(w, "  Claude Desktop  add to claude_desktop_config.json: {\"mcpServers\": {\"quiver\": {\"command\": %s, \"args\": [%s]}}}\n", jsonString(bin), args)
 	fmt.Fprintf(w, "  registry        %s registry ls%s\n", shellQuote(bin), dataArgs)

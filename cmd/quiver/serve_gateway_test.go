@@ -358,3 +358,29 @@ func TestServeRemovesWhatAnEarlierRunPublished(t *testing.T) {
 		t.Fatalf("b is still listed:\n%s", ls.stdout)
 	}
 }
+
+// TestServeStdioAttachesToAGatewayAsTheBannerSays: the banner of quiver
+// serve --upstreams tells a stdio client to start quiver serve --stdio
+// with the MCP flags; started so, it attaches and calls an upstream's tool.
+func TestServeStdioAttachesToAGatewayAsTheBannerSays(t *testing.T) {
+	bin := quiverBinary(t)
+	testserver := testbuild.Binary(t, "../../mcp/internal/testserver")
+	dir := t.TempDir()
+	upstreams := filepath.Join(dir, "upstreams.json")
+	write(t, upstreams, fmt.Sprintf(`{"mcpServers": {"tools": {"command": %q}}}`, testserver), 0o600)
+	data := filepath.Join(dir, "data")
+	http := startQuiverProcess(t, bin, "serve", "--addr", "127.0.0.1:0", "--data", data, "--upstreams", upstreams, "--undeclared", "read_only")
+	banner := http.stdout.String()
+	if !strings.Contains(banner, `"serve", "--stdio", "--data", `+jsonString(data)+`, "--undeclared", "read_only"]`) {
+		t.Fatalf("the banner's Claude Desktop line lacks the MCP flags:\n%s", banner)
+	}
+	cmd := exec.Command(bin, "serve", "--stdio", "--data", data, "--undeclared", "read_only")
+	cmd.Env = userEnv(t.TempDir())
+	s := connectMCP(t, &sdk.CommandTransport{Command: cmd})
+	if text, isErr := s.call(t, "search_tools", map[string]string{"query": "echo the text"}); isErr || !strings.Contains(text, `"name":"echo"`) {
+		t.Fatalf("search through the attached stdio server = %s", text)
+	}
+	if text, isErr := s.call(t, "echo", map[string]string{"text": "attached"}); isErr || !strings.Contains(text, `"text":"attached"`) {
+		t.Fatalf("echo = %s (error %v)", text, isErr)
+	}
+}
