@@ -46,11 +46,9 @@ func TestHangingCall(t *testing.T) {
 		t.Run(tr, func(t *testing.T) {
 			t.Parallel()
 			c := connect(t, tr, upstream.Config{CallTimeout: 300 * time.Millisecond})
-			start := time.Now()
+			// The failure names 300ms only when CallTimeout cut the call
+			// (the default is 60s): no clock is read here.
 			wantFailure(t, call(t, context.Background(), c, "ts", "hang", `{}`), toolcall.KindTimeout, "300ms")
-			if d := time.Since(start); d > 5*time.Second {
-				t.Fatalf("the hanging call took %s", d)
-			}
 			ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 			defer cancel()
 			wantFailure(t, call(t, ctx, c, "ts", "hang", `{}`), toolcall.KindTimeout)
@@ -78,7 +76,9 @@ func TestNeverInitializes(t *testing.T) {
 			} else {
 				cfg.URL, _ = httpServer(t, "", "-noinit")
 			}
-			start := time.Now()
+			// The error names the configured 500ms only when that bound
+			// ended the handshake (the default is 10s): no clock is read
+			// here, so a loaded machine cannot fail the test.
 			_, err := upstream.Connect(context.Background(), "mute", cfg)
 			if err == nil {
 				t.Fatal("Connect succeeded")
@@ -87,9 +87,6 @@ func TestNeverInitializes(t *testing.T) {
 				if !strings.Contains(err.Error(), want) {
 					t.Fatalf("error %q lacks %q", err, want)
 				}
-			}
-			if d := time.Since(start); d > 5*time.Second {
-				t.Fatalf("Connect took %s", d)
 			}
 		})
 	}
