@@ -252,6 +252,9 @@ func drainFrameDoesNotOvertakeQueuedCalls(t *testing.T, b *backend) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 
+	// The lease is live before its stream connects: on a loaded machine
+	// the stream may not be there yet.
+	eventually(t, 5*time.Second, "r1's call stream connected", func() bool { return len(r.Net.streams()) == 1 })
 	if n := r.Net.Stall(); n != 1 {
 		t.Fatalf("%d stream connections, want 1", n)
 	}
