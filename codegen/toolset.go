@@ -37,6 +37,9 @@ type toolsetData struct {
 	// (FromMCP, FromExternalMCP): mcp.go renders the registration that
 	// binds the specs to an upstream client.
 	MCP *mcpClientData
+	// typeScope is the name scope of the package's types: the BindTo
+	// adapters name the toolset's user types with it, as types.go does.
+	typeScope *goacodegen.NameScope
 }
 
 // mcpClientData names the MCP server an MCP-backed toolset consumes, as
@@ -115,6 +118,7 @@ func buildToolset(api *goaexpr.APIExpr, ts *expr.ToolsetExpr, pubs []*expr.Publi
 		data.Tools = append(data.Tools, td)
 	}
 	data.Types = types.defs
+	data.typeScope = types.scope
 	return data, nil
 }
 

@@ -52,6 +52,12 @@ func (g *typeGen) declare(name, comment string, att *goaexpr.AttributeExpr) {
 	g.userTypes(root, map[*goaexpr.AttributeExpr]bool{})
 }
 
+// declareNested declares the user types att refers to, at any depth,
+// without a type of its own (the root of an array or map).
+func (g *typeGen) declareNested(att *goaexpr.AttributeExpr) {
+	g.userTypes(tagged(att), map[*goaexpr.AttributeExpr]bool{})
+}
+
 // userTypes declares the user types att refers to, at any depth.
 func (g *typeGen) userTypes(att *goaexpr.AttributeExpr, seen map[*goaexpr.AttributeExpr]bool) {
 	if att == nil || seen[att] {

@@ -47,10 +47,7 @@ func (e *executor) {{ .Handler }}(ctx context.Context, call *toolcall.Call) (*to
 	if err := call.Decode(p); err != nil {
 		return failure(toolcall.KindInvalidPayload, err.Error(), toolcall.RecoveryCorrectCall), nil
 	}
-	mp := new({{ .MethodPayload }})
-	{{- range .PayloadCode }}
-	{{ . }}
-	{{- end }}
+	{{ .PayloadCode }}
 {{- end }}
 	{{ if .MethodResult }}mr, {{ end }}err := e.{{ .Service.Param }}.{{ .Method }}(ctx{{ if .MethodPayload }}, mp{{ end }})
 	if err != nil {
@@ -63,9 +60,10 @@ func (e *executor) {{ .Handler }}(ctx context.Context, call *toolcall.Call) (*to
 {{- end }}
 	out := &toolcall.Result{}
 {{- if .ToolResult }}
-	r := new({{ $ts }}.{{ .Tool.Result }})
-	{{- range .ResultCode }}
-	{{ . }}
+	{{- if .ResultCode }}
+	{{ .ResultCode }}
+	{{- else }}
+	r := &{{ $ts }}.{{ .Tool.Result }}{}
 	{{- end }}
 	if out.Result, err = {{ $ts }}.{{ .Tool.GoName }}Tool().Result.ToJSON(r); err != nil {
 		return failure(toolcall.KindToolError, err.Error(), toolcall.RecoveryReplan), nil
@@ -73,19 +71,33 @@ func (e *executor) {{ .Handler }}(ctx context.Context, call *toolcall.Call) (*to
 {{- end }}
 {{- range .ServerData }}
 	{{- if .Nillable }}
-	if mr.{{ .Field }} != nil {
-		if err := addServerData(out, {{ printf "%q" .Kind }}, {{ .Audience }}, mr.{{ .Field }}); err != nil {
+	if {{ .Field }} != nil {
+		{{- if .Code }}
+		{{ .Code }}
+		{{- end }}
+		if err := addServerData(out, {{ printf "%q" .Kind }}, {{ .Audience }}, {{ .Value }}); err != nil {
 			return nil, err
 		}
 	}
 	{{- else }}
-	if err := addServerData(out, {{ printf "%q" .Kind }}, {{ .Audience }}, mr.{{ .Field }}); err != nil {
+	if err := addServerData(out, {{ printf "%q" .Kind }}, {{ .Audience }}, {{ .Value }}); err != nil {
 		return nil, err
 	}
 	{{- end }}
 {{- end }}
 	return out, nil
 }
+{{ end }}
+{{- range .Helpers }}
+{{ printf "%s builds a value of type %s from a value of type %s." .Name .ResultTypeRef .ParamTypeRef | comment }}
+func {{ .Name }}(v {{ .ParamTypeRef }}) {{ .ResultTypeRef }} {
+	{{ .Code }}
+	return res
+}
+{{ end }}
+{{- range .Types }}
+{{ comment .Comment }}
+type {{ .Name }} {{ .Def }}
 {{ end }}
 {{- if .HasServerData }}
 // addServerData appends v, encoded as JSON, to the result's server data.
