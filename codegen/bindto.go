@@ -158,7 +158,7 @@ func adapterFile(genpkg string, roots []eval.Root, data *toolsetData) (*goacodeg
 		}
 		at, err := buildAdapterTool(ad, td, svc, m, md, sd)
 		if err != nil {
-			return nil, fmt.Errorf("quiver codegen: tool %q of toolset %q bound to method %q of service %q: %w", td.Expr.Name, data.Expr.Name, m.Name, m.Service.Name, err)
+			return nil, fmt.Errorf("quiver codegen: %stool %q of toolset %q bound to method %q of service %q: %w", designAt(td.Expr.Binding.Location), td.Expr.Name, data.Expr.Name, m.Name, m.Service.Name, err)
 		}
 		at.Handler = scope.Unique(lowerFirst(td.GoName))
 		ad.Tools = append(ad.Tools, at)
@@ -309,6 +309,14 @@ func buildServerData(ad *adapterData, td *toolData, s *expr.ServerDataExpr, mr *
 	ad.Helpers = goacodegen.AppendHelpers(ad.Helpers, helpers)
 	asd.Code, asd.Value = code, "sd"
 	return asd, nil
+}
+
+// designAt returns "[file:line] " for a known design location, else "".
+func designAt(l expr.Location) string {
+	if l.File == "" {
+		return ""
+	}
+	return "[" + l.String() + "] "
 }
 
 // objectOf returns the object attribute of att (through a user type), or

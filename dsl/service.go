@@ -135,7 +135,7 @@ func Passthrough(toolName string, service any, method string) {
 		eval.ReportError("Passthrough: tool %q already forwards to %s.%s", tool.Name, p.ServiceName, p.MethodName)
 		return
 	}
-	e.Passthroughs = append(e.Passthroughs, &expr.PassthroughExpr{Tool: tool, ServiceName: svc, MethodName: method})
+	e.Passthroughs = append(e.Passthroughs, &expr.PassthroughExpr{Tool: tool, ServiceName: svc, MethodName: method, Location: expr.DesignLocation()})
 }
 
 // Completion declares a typed direct-output contract the current service

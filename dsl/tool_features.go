@@ -194,7 +194,7 @@ func BindTo(names ...string) {
 		eval.ReportError("BindTo: the tool is already bound to %q", tool.Binding.MethodName)
 		return
 	}
-	b := &expr.BindingExpr{MethodName: names[len(names)-1]}
+	b := &expr.BindingExpr{MethodName: names[len(names)-1], Location: expr.DesignLocation()}
 	if len(names) == 2 {
 		b.ServiceName = names[0]
 	}

@@ -1,0 +1,271 @@
+package codegen_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	. "goa.design/goa/v3/dsl"
+	"goa.design/goa/v3/eval"
+	goaexpr "goa.design/goa/v3/expr"
+
+	"github.com/quiver-go/quiver/codegen"
+	. "github.com/quiver-go/quiver/dsl"
+	"github.com/quiver-go/quiver/dsl/dsltest"
+)
+
+// bindToNestedDesign declares a service whose method payload and result
+// nest user types: an array of objects (lines), a map of user types
+// (by_sku), an optional nested object (ship) and defaults at depth
+// (Line.qty). Tool "place" reuses the service's types; tool "quote" has
+// types of its own, with other names and fewer fields; both project server
+// data from nested result fields.
+func bindToNestedDesign() {
+	var Line = Type("Line", func() {
+		Attribute("sku", String)
+		Attribute("qty", Int, func() { Default(1) })
+		Attribute("note", String)
+		Required("sku")
+	})
+	var Address = Type("Address", func() {
+		Attribute("city", String)
+		Attribute("zip", String)
+		Required("city")
+	})
+	var Order = Type("Order", func() {
+		Attribute("id", String)
+		Attribute("lines", ArrayOf(Line))
+		Attribute("ship", Address)
+		Attribute("by_sku", MapOf(String, Line))
+		Attribute("labels", MapOf(String, ArrayOf(String)))
+		Required("id", "lines")
+	})
+	var Evidence = Type("Evidence", func() {
+		Attribute("source", String)
+		Attribute("line", Line)
+		Required("source")
+	})
+	var Summary = Type("Summary", func() {
+		Attribute("count", Int)
+		Attribute("lines", ArrayOf(Line))
+		Required("count")
+	})
+	Service("shop", func() {
+		Method("Place", func() {
+			Payload(func() {
+				Attribute("order", Order)
+				Attribute("dry_run", Boolean, func() { Default(false) })
+				Required("order")
+			})
+			Result(func() {
+				Attribute("order", Order)
+				Attribute("total", Float64)
+				Attribute("summary", Summary)
+				Attribute("audit", ArrayOf(Evidence))
+				Attribute("internal", String)
+				Required("order", "total")
+			})
+		})
+	})
+	var QuoteLine = Type("QuoteLine", func() {
+		Attribute("sku", String)
+		Attribute("qty", Int)
+		Required("sku")
+	})
+	var QuoteOrder = Type("QuoteOrder", func() {
+		Attribute("id", String)
+		Attribute("lines", ArrayOf(QuoteLine))
+		Required("id", "lines")
+	})
+	Toolset("shopping", func() {
+		Tool("place", "Place an order.", func() {
+			Args(func() {
+				Attribute("order", Order)
+				Attribute("dry_run", Boolean)
+				Required("order")
+			})
+			Return(func() {
+				Attribute("order", Order)
+				Attribute("total", Float64)
+				Required("order", "total")
+			})
+			BindTo("shop", "Place")
+			ServerData("shop.summary", Summary, func() {
+				AudienceInternal()
+				FromMethodResultField("summary")
+			})
+			ServerData("shop.audit", ArrayOf(Evidence), func() {
+				AudienceEvidence()
+				FromMethodResultField("audit")
+			})
+		})
+		Tool("quote", "Quote an order.", func() {
+			Args(func() {
+				Attribute("order", QuoteOrder)
+				Required("order")
+			})
+			Return(func() {
+				Attribute("order", QuoteOrder)
+				Required("order")
+			})
+			BindTo("shop", "Place")
+		})
+	})
+}
+
+// TestBindToNestedBuilds builds the adapters of bindToNestedDesign and
+// runs a program round-tripping nested values through them: the payload
+// the method sees, the tool result and the server data.
+func TestBindToNestedBuilds(t *testing.T) {
+	svc, ours := generateWithServices(t, bindToNestedDesign)
+	main, err := os.ReadFile(filepath.Join("testdata", "bindtonestedcheck", "main.go.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out := buildAndRun(t, append(svc, ours...), string(main)); !strings.HasPrefix(out, "ok") {
+		t.Errorf("check program printed %q", out)
+	}
+}
+
+// TestBindToNestedRefusals checks that the shapes the adapters cannot
+// convert are refused at generation, naming the field by its path.
+func TestBindToNestedRefusals(t *testing.T) {
+	line := func() {
+		Attribute("sku", String)
+		Attribute("qty", Int)
+		Required("sku")
+	}
+	// Each case declares, at the top level of the design, the type of the
+	// tool's Args.
+	order := func(name string, fields func()) any {
+		o := Type(name+"Order", fields)
+		return Type(name+"Args", func() {
+			Attribute("order", o)
+			Required("order")
+		})
+	}
+	cases := map[string]struct {
+		args func() any
+		want string
+	}{
+		"dropped nested argument": {
+			args: func() any {
+				l := Type("L1", func() {
+					Attribute("sku", String)
+					Attribute("color", String)
+					Required("sku")
+				})
+				return order("A1", func() {
+					Attribute("lines", ArrayOf(l))
+					Required("lines")
+				})
+			},
+			want: `field "order.lines[].color" of Args is not a field of the method payload: the value would be dropped`,
+		},
+		"nested type mismatch": {
+			args: func() any {
+				l := Type("L2", func() {
+					Attribute("sku", Int)
+					Required("sku")
+				})
+				return order("A2", func() {
+					Attribute("lines", ArrayOf(l))
+					Required("lines")
+				})
+			},
+			want: `field "order.lines[].sku" is int in Args but string in the method payload`,
+		},
+		"nested required missing": {
+			args: func() any {
+				l := Type("L3", func() { Attribute("qty", Int) })
+				return order("A3", func() {
+					Attribute("lines", ArrayOf(l))
+					Required("lines")
+				})
+			},
+			want: `field "order.lines[].sku" is required by the method payload but Args lacks it`,
+		},
+		"nested optional into required": {
+			args: func() any {
+				l := Type("L4", line)
+				return order("A4", func() { Attribute("lines", ArrayOf(l)) })
+			},
+			want: `field "order.lines" is optional in Args but required in the method payload`,
+		},
+		"map value mismatch": {
+			args: func() any {
+				l := Type("L5", line)
+				return order("A5", func() {
+					Attribute("lines", ArrayOf(l))
+					Attribute("by_sku", MapOf(String, String))
+					Required("lines")
+				})
+			},
+			want: `field "order.by_sku{}" is string in Args but user type Line in the method payload`,
+		},
+		"map key mismatch": {
+			args: func() any {
+				l := Type("L6", line)
+				return order("A6", func() {
+					Attribute("lines", ArrayOf(l))
+					Attribute("by_sku", MapOf(Int, l))
+					Required("lines")
+				})
+			},
+			want: `field "order.by_sku{key}" is int in Args but string in the method payload`,
+		},
+		"union": {
+			args: func() any {
+				l := Type("L7", line)
+				return order("A7", func() {
+					Attribute("lines", ArrayOf(l))
+					OneOf("pick", func() {
+						Attribute("a", String)
+						Attribute("b", Int)
+					})
+					Required("lines")
+				})
+			},
+			want: `field "order.pick": unions (OneOf) are not converted yet`,
+		},
+	}
+	for name, c := range cases {
+		t.Run(name, func(t *testing.T) {
+			root, err := dsltest.Run(func() {
+				Line := Type("Line", line)
+				Order := Type("Order", func() {
+					Attribute("lines", ArrayOf(Line))
+					Attribute("by_sku", MapOf(String, Line))
+					OneOf("pick", func() {
+						Attribute("a", String)
+						Attribute("b", Int)
+					})
+					Required("lines")
+				})
+				Service("svc", func() {
+					Method("M", func() {
+						Payload(func() {
+							Attribute("order", Order)
+							Required("order")
+						})
+					})
+				})
+				args := c.args()
+				Toolset("ts", func() {
+					Tool("t", "A tool.", func() {
+						Args(args)
+						BindTo("svc", "M")
+					})
+				})
+			})
+			if err != nil {
+				t.Fatalf("evaluate design: %v", err)
+			}
+			_, err = codegen.Generate("example.com/app/gen", []eval.Root{goaexpr.Root, root}, nil)
+			if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), `tool "t" of toolset "ts" bound to method "M" of service "svc"`) {
+				t.Errorf("Generate error = %v, want %q", err, c.want)
+			}
+		})
+	}
+}
