@@ -269,3 +269,101 @@ func TestBindToNestedRefusals(t *testing.T) {
 		})
 	}
 }
+
+// TestBindToSeedServerData generates and builds the seed's server data
+// example (003, ServerData/Audience): a tool bound to a method whose result
+// nests a user type with an array of user types (chart_sidecar) and an
+// array of user types (evidence), both projected as server data.
+func TestBindToSeedServerData(t *testing.T) {
+	svc, ours := generateWithServices(t, func() {
+		TimeSeriesPoint := Type("TimeSeriesPoint", func() {
+			Attribute("timestamp", String, "RFC3339 timestamp")
+			Attribute("value", Float64, "Measured value")
+			Required("timestamp", "value")
+		})
+		TimeSeriesServerData := Type("TimeSeriesServerData", func() {
+			Attribute("data_points", ArrayOf(TimeSeriesPoint), "Full time series data")
+			Attribute("unit", String, "Measurement unit")
+			Attribute("resolution", String, "Data resolution (e.g., '1m', '5m', '1h')")
+			Required("data_points")
+		})
+		Evidence := Type("Evidence", func() {
+			Attribute("source", String, "Where the data comes from")
+			Required("source")
+		})
+		Service("metrics", func() {
+			Method("series", func() {
+				Payload(func() { Attribute("device_id", String); Required("device_id") })
+				Result(func() {
+					Attribute("summary", String)
+					Attribute("chart_sidecar", TimeSeriesServerData)
+					Attribute("evidence", ArrayOf(Evidence))
+				})
+			})
+			Agent("analyst", "Explain device metrics.", func() {
+				Use("metrics", func() {
+					Tool("get_time_series", "Get time series data", func() {
+						Args(func() { Attribute("device_id", String); Required("device_id") })
+						Return(func() { Attribute("summary", String) })
+						BindTo("series")
+						ServerData("metrics.time_series.chart_points", TimeSeriesServerData, func() {
+							AudienceInternal()
+							FromMethodResultField("chart_sidecar")
+						})
+						ServerData("audit.evidence", ArrayOf(Evidence), func() {
+							AudienceEvidence()
+							FromMethodResultField("evidence")
+						})
+					})
+				})
+			})
+		})
+	})
+	var adapters string
+	for _, f := range ours {
+		if strings.HasSuffix(f.Path, "/adapters/executor.go") {
+			adapters = f.Path
+		}
+	}
+	if adapters == "" {
+		t.Fatal("no adapters generated")
+	}
+	pkg := "example.com/app/" + strings.TrimSuffix(adapters, "/executor.go")
+	main := `package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"example.com/app/gen/metrics"
+	"github.com/quiver-go/quiver/runtime"
+	adapters "` + pkg + `"
+)
+
+type svc struct{}
+
+func (svc) Series(_ context.Context, p *metrics.SeriesPayload) (*metrics.SeriesResult, error) {
+	s := "ok " + p.DeviceID
+	return &metrics.SeriesResult{
+		Summary:      &s,
+		ChartSidecar: &metrics.TimeSeriesServerData{DataPoints: []*metrics.TimeSeriesPoint{{Timestamp: "t0", Value: 1.5}}},
+		Evidence:     []*metrics.Evidence{{Source: "probe"}},
+	}, nil
+}
+
+func main() {
+	res, err := adapters.NewMetricsExecutor(svc{}).Execute(context.Background(),
+		&runtime.ToolCall{Ident: "metrics.get_time_series", Payload: json.RawMessage(` + "`" + `{"device_id":"d1"}` + "`" + `)})
+	if err != nil || res.Failure != nil || len(res.ServerData) != 2 {
+		panic(fmt.Sprintf("%+v %v", res, err))
+	}
+	fmt.Println(string(res.Result), string(res.ServerData[0].Data), string(res.ServerData[1].Data))
+}
+`
+	out := buildAndRun(t, append(svc, ours...), main)
+	const want = `{"summary":"ok d1"} {"data_points":[{"timestamp":"t0","value":1.5}]} [{"source":"probe"}]`
+	if strings.TrimSpace(out) != want {
+		t.Errorf("check program printed %q, want %q", out, want)
+	}
+}
