@@ -91,6 +91,8 @@ type adapterTool struct {
 	ResultCode string
 	// ServerData are the projections of the method result.
 	ServerData []*adapterServerData
+	// Passthrough is true for a tool forwarded by Passthrough.
+	Passthrough bool
 }
 
 // adapterServerData projects one field of the method result as server data.
@@ -119,7 +121,17 @@ func adapterFile(genpkg string, roots []eval.Root, data *toolsetData) (*goacodeg
 			goaRoot = r
 		}
 	}
-	bound := false
+	passthroughs := map[string]*expr.PassthroughExpr{}
+	for _, r := range roots {
+		if r, ok := r.(*expr.RootExpr); ok {
+			if e := r.ExportDeclaring(data.Expr); e != nil {
+				for _, p := range e.Passthroughs {
+					passthroughs[p.Tool.Name] = p
+				}
+			}
+		}
+	}
+	bound := len(passthroughs) > 0
 	for _, t := range data.Tools {
 		bound = bound || t.Expr.BoundMethod() != nil
 	}
@@ -139,6 +151,19 @@ func adapterFile(genpkg string, roots []eval.Root, data *toolsetData) (*goacodeg
 	byName := map[string]*adapterService{}
 	for _, td := range data.Tools {
 		m := td.Expr.BoundMethod()
+		how, loc := "bound to", expr.Location{}
+		if m != nil {
+			loc = td.Expr.Binding.Location
+		}
+		if p := passthroughs[td.Expr.Name]; p != nil {
+			if m != nil {
+				return nil, fmt.Errorf("quiver codegen: %stool %q of toolset %q both uses BindTo and forwards with Passthrough: keep one", designAt(p.Location), td.Expr.Name, data.Expr.Name)
+			}
+			if p.Method == nil {
+				return nil, fmt.Errorf("quiver codegen: %stool %q of toolset %q: Passthrough names no method of the design", designAt(p.Location), td.Expr.Name, data.Expr.Name)
+			}
+			m, how, loc = p.Method, "forwarded by Passthrough to", p.Location
+		}
 		if m == nil {
 			ad.Unbound = append(ad.Unbound, td)
 			continue
@@ -158,9 +183,10 @@ func adapterFile(genpkg string, roots []eval.Root, data *toolsetData) (*goacodeg
 		}
 		at, err := buildAdapterTool(ad, td, svc, m, md, sd)
 		if err != nil {
-			return nil, fmt.Errorf("quiver codegen: %stool %q of toolset %q bound to method %q of service %q: %w", designAt(td.Expr.Binding.Location), td.Expr.Name, data.Expr.Name, m.Name, m.Service.Name, err)
+			return nil, fmt.Errorf("quiver codegen: %stool %q of toolset %q %s method %q of service %q: %w", designAt(loc), td.Expr.Name, data.Expr.Name, how, m.Name, m.Service.Name, err)
 		}
 		at.Handler = scope.Unique(lowerFirst(td.GoName))
+		at.Passthrough = how != "bound to"
 		ad.Tools = append(ad.Tools, at)
 	}
 	imports := []*goacodegen.ImportSpec{
@@ -175,7 +201,7 @@ func adapterFile(genpkg string, roots []eval.Root, data *toolsetData) (*goacodeg
 	for _, s := range ad.Services {
 		imports = append(imports, &goacodegen.ImportSpec{Name: s.Pkg, Path: s.Import})
 	}
-	header := goacodegen.Header(fmt.Sprintf("Toolset %q BindTo adapters", data.Expr.Name), "adapters", imports)
+	header := goacodegen.Header(fmt.Sprintf("Toolset %q BindTo and Passthrough adapters", data.Expr.Name), "adapters", imports)
 	return &goacodegen.File{
 		Path: path.Join(toolsetDir(data), "adapters", "executor.go"),
 		SectionTemplates: []*goacodegen.SectionTemplate{header,

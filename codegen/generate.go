@@ -60,6 +60,9 @@ func Generate(genpkg string, roots []eval.Root, files []*goacodegen.File) ([]*go
 	for _, w := range root.Warnings {
 		Warnings(w)
 	}
+	if err := checkPassthroughs(root); err != nil {
+		return nil, err
+	}
 	pkgs := newToolsetPackages(api, genpkg)
 	if err := pkgs.collect(root); err != nil {
 		return nil, err

@@ -1,6 +1,7 @@
 {{ $ts := .Toolset.Package }}
 // {{ .Func }} returns the executor of toolset {{ printf "%q" .Toolset.Expr.Name }}: it runs
-// each tool bound with BindTo by calling its method on the given service.
+// each tool bound with BindTo or forwarded with Passthrough by calling its
+// method on the given service, with no planner.
 {{- if .Unbound }}
 // It hands the other tools ({{ range $i, $t := .Unbound }}{{ if $i }}, {{ end }}{{ $t.Expr.Name }}{{ end }}) to unbound, which may be
 // nil: they then fail with "tool_unavailable".
@@ -40,7 +41,7 @@ func (e *executor) Execute(ctx context.Context, call *toolcall.Call) (*toolcall.
 	return nil, fmt.Errorf("toolset %q has no tool %q", {{ printf "%q" .Toolset.Expr.Name }}, call.Ident)
 }
 {{ range .Tools }}
-// {{ .Handler }} runs tool {{ .Tool.Spec.Name }} with method {{ .Method }} of service {{ printf "%q" .Service.Name }}.
+// {{ .Handler }} runs tool {{ .Tool.Spec.Name }}{{ if .Passthrough }} (Passthrough){{ end }} with method {{ .Method }} of service {{ printf "%q" .Service.Name }}.
 func (e *executor) {{ .Handler }}(ctx context.Context, call *toolcall.Call) (*toolcall.Result, error) {
 {{- if .MethodPayload }}
 	p := new({{ $ts }}.{{ .Tool.Payload }})
