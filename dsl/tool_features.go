@@ -175,7 +175,11 @@ func pagingField(fname, value string, dst func(*expr.BoundsExpr) *string) {
 // BindTo binds the tool to the Goa service method that implements it:
 // BindTo("Method") names a method of the service whose agent declares the
 // tool; BindTo("Service", "Method") names a service. Args and Return may
-// differ from the method's payload and result.
+// differ from the method's payload and result: goa gen converts them field
+// by field, nested user types, arrays and maps included (the adapters
+// package of the toolset, docs/runtime.md), and refuses an argument the
+// method payload lacks, a required field left unfilled and, not yet,
+// unions, naming the field's path.
 func BindTo(names ...string) {
 	tool, ok := eval.Current().(*expr.ToolExpr)
 	if !ok {
