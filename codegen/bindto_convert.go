@@ -2,6 +2,8 @@ package codegen
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	goacodegen "goa.design/goa/v3/codegen"
 	goaexpr "goa.design/goa/v3/expr"
@@ -77,7 +79,9 @@ func convert(src, tgt convSide, srcVar, tgtVar, root string, strict, newVar bool
 //     primitives of the same kind (a user type aliasing a primitive counts
 //     as the primitive), objects (user types or not, converted field by
 //     field), arrays and maps of convertible elements;
-//   - unions (OneOf) and types with "struct:pkg:path" are refused: not yet;
+//   - unions (OneOf) convert to unions of the same branches, in the same
+//     order (a branch's path is the union's and its name: "pick.a"); types
+//     with "struct:pkg:path" are refused: not yet;
 //   - a required target field the source lacks is refused unless it has a
 //     default (Goa service types then get the default at the top level;
 //     a nested one is refused, not yet);
@@ -90,7 +94,8 @@ func convert(src, tgt convSide, srcVar, tgtVar, root string, strict, newVar bool
 //     out.
 //
 // Errors name the field by its path: "order.lines[].sku", "[]" for array
-// elements, "{}" for map values and "{key}" for map keys.
+// elements, "{}" for map values, "{key}" for map keys and "pick.card" for
+// branch card of union pick.
 type convChecker struct {
 	src, tgt convSide
 	strict   bool
@@ -115,8 +120,8 @@ func (c *convChecker) check(path string, s, t *goaexpr.AttributeExpr) error {
 		}
 	}
 	switch {
-	case goaexpr.IsUnion(s.Type) || goaexpr.IsUnion(t.Type):
-		return fmt.Errorf("%s: unions (OneOf) are not converted yet", fieldLabel(path))
+	case goaexpr.IsUnion(s.Type) && goaexpr.IsUnion(t.Type):
+		return c.checkUnion(path, goaexpr.AsUnion(s.Type), goaexpr.AsUnion(t.Type))
 	case goaexpr.IsObject(s.Type) && goaexpr.IsObject(t.Type):
 		return c.checkObject(path, s, t)
 	case goaexpr.IsArray(s.Type) && goaexpr.IsArray(t.Type):
@@ -172,6 +177,29 @@ func (c *convChecker) checkObject(path string, s, t *goaexpr.AttributeExpr) erro
 	return nil
 }
 
+// checkUnion checks two unions: Goa's transform converts them branch by
+// branch in declaration order, so both must declare the same branches, in
+// the same order, each converting.
+func (c *convChecker) checkUnion(path string, s, t *goaexpr.Union) error {
+	names := func(u *goaexpr.Union) []string {
+		ns := make([]string, len(u.Values))
+		for i, nat := range u.Values {
+			ns[i] = nat.Name
+		}
+		return ns
+	}
+	if sn, tn := names(s), names(t); !slices.Equal(sn, tn) {
+		return fmt.Errorf("%s is a union of %s in %s but of %s in %s: unions convert branch by branch, the same in the same order",
+			fieldLabel(path), strings.Join(sn, ", "), c.src.what, strings.Join(tn, ", "), c.tgt.what)
+	}
+	for i, nat := range s.Values {
+		if err := c.check(join(path, nat.Name), nat.Attribute, t.Values[i].Attribute); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // join appends a field name to a path.
 func join(path, name string) string {
 	if path == "" {
@@ -214,6 +242,9 @@ func plainType(dt goaexpr.DataType) bool {
 // typeLabel names a design type in error messages.
 func typeLabel(dt goaexpr.DataType) string {
 	if ut, ok := dt.(goaexpr.UserType); ok {
+		if goaexpr.IsPrimitive(ut) {
+			return fmt.Sprintf("%s (user type %s)", typeLabel(ut.Attribute().Type), ut.Name())
+		}
 		return "user type " + ut.Name()
 	}
 	return dt.Name()

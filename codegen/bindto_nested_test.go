@@ -222,12 +222,26 @@ func TestBindToNestedRefusals(t *testing.T) {
 					Attribute("lines", ArrayOf(l))
 					OneOf("pick", func() {
 						Attribute("a", String)
-						Attribute("b", Int)
+						Attribute("c", Int)
 					})
 					Required("lines")
 				})
 			},
-			want: `field "order.pick": unions (OneOf) are not converted yet`,
+			want: `field "order.pick" is a union of a, c in Args but of a, b in the method payload: unions convert branch by branch, the same in the same order`,
+		},
+		"union branch mismatch": {
+			args: func() any {
+				l := Type("L8", line)
+				return order("A8", func() {
+					Attribute("lines", ArrayOf(l))
+					OneOf("pick", func() {
+						Attribute("a", String)
+						Attribute("b", String)
+					})
+					Required("lines")
+				})
+			},
+			want: `field "order.pick.b" is string (user type pickB) in Args but int (user type pickB) in the method payload`,
 		},
 	}
 	for name, c := range cases {

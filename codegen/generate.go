@@ -123,7 +123,11 @@ func toolsetDir(data *toolsetData) string { return data.Dir }
 
 // typesFile returns types.go of a toolset package.
 func typesFile(data *toolsetData) *goacodegen.File {
-	header := goacodegen.Header(fmt.Sprintf("Toolset %q payload and result types", data.Expr.Name), data.Package, nil)
+	var imports []*goacodegen.ImportSpec
+	if data.unions {
+		imports = []*goacodegen.ImportSpec{{Path: "encoding/json"}, {Path: "fmt"}}
+	}
+	header := goacodegen.Header(fmt.Sprintf("Toolset %q payload and result types", data.Expr.Name), data.Package, imports)
 	return &goacodegen.File{
 		Path: path.Join(toolsetDir(data), "types.go"),
 		SectionTemplates: []*goacodegen.SectionTemplate{header,

@@ -40,6 +40,9 @@ type toolsetData struct {
 	// typeScope is the name scope of the package's types: the BindTo
 	// adapters name the toolset's user types with it, as types.go does.
 	typeScope *goacodegen.NameScope
+	// unions is true when the types declare a union, whose methods import
+	// encoding/json and fmt.
+	unions bool
 }
 
 // mcpClientData names the MCP server an MCP-backed toolset consumes, as
@@ -119,6 +122,7 @@ func buildToolset(api *goaexpr.APIExpr, ts *expr.ToolsetExpr, pubs []*expr.Publi
 	}
 	data.Types = types.defs
 	data.typeScope = types.scope
+	data.unions = types.unions
 	return data, nil
 }
 

@@ -177,9 +177,9 @@ func pagingField(fname, value string, dst func(*expr.BoundsExpr) *string) {
 // tool; BindTo("Service", "Method") names a service. Args and Return may
 // differ from the method's payload and result: goa gen converts them field
 // by field, nested user types, arrays and maps included (the adapters
-// package of the toolset, docs/runtime.md), and refuses an argument the
-// method payload lacks, a required field left unfilled and, not yet,
-// unions, naming the field's path.
+// package of the toolset, docs/runtime.md), unions (OneOf) of the same
+// branches included, and refuses an argument the method payload lacks or a
+// required field left unfilled, naming the field's path.
 func BindTo(names ...string) {
 	tool, ok := eval.Current().(*expr.ToolExpr)
 	if !ok {
