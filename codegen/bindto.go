@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"strings"
 
 	"github.com/quiver-go/quiver/expr"
 	goacodegen "goa.design/goa/v3/codegen"
@@ -27,6 +28,8 @@ type adapterData struct {
 	Toolset *toolsetData
 	// Func is the constructor's name, New<Toolset>Executor.
 	Func string
+	// Import is the adapters package's import path.
+	Import string
 	// Services are the bound Goa services, in order of first binding.
 	Services []*adapterService
 	// Tools are the bound tools, in declaration order.
@@ -43,6 +46,19 @@ type adapterData struct {
 
 // Types returns the Go types of the projected server data.
 func (a *adapterData) Types() []typeDef { return a.types.defs }
+
+// Args returns the constructor's arguments as the quickstart writes them:
+// the service parameters, then nil for the unbound tools' executor.
+func (a *adapterData) Args() string {
+	var args []string
+	for _, s := range a.Services {
+		args = append(args, s.Param)
+	}
+	if len(a.Unbound) > 0 {
+		args = append(args, "nil")
+	}
+	return strings.Join(args, ", ")
+}
 
 // HasServerData reports whether a bound tool projects server data.
 func (a *adapterData) HasServerData() bool {
@@ -201,6 +217,8 @@ func adapterFile(genpkg string, roots []eval.Root, data *toolsetData) (*goacodeg
 	for _, s := range ad.Services {
 		imports = append(imports, &goacodegen.ImportSpec{Name: s.Pkg, Path: s.Import})
 	}
+	ad.Import = path.Join(data.Import, "adapters")
+	data.Adapters = ad
 	header := goacodegen.Header(fmt.Sprintf("Toolset %q BindTo and Passthrough adapters", data.Expr.Name), "adapters", imports)
 	return &goacodegen.File{
 		Path: path.Join(toolsetDir(data), "adapters", "executor.go"),

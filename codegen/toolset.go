@@ -43,6 +43,9 @@ type toolsetData struct {
 	// unions is true when the types declare a union, whose methods import
 	// encoding/json and fmt.
 	unions bool
+	// Adapters is the package's BindTo and Passthrough adapters, set by
+	// adapterFile when some tools call service methods (nil otherwise).
+	Adapters *adapterData
 }
 
 // mcpClientData names the MCP server an MCP-backed toolset consumes, as
