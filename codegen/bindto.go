@@ -298,9 +298,9 @@ func buildAdapterTool(ad *adapterData, td *toolData, svc *adapterService, m *goa
 	} else if t.Return != nil {
 		return nil, fmt.Errorf("the tool declares Return but the method has no result")
 	}
-	for _, sd := range t.ServerData {
-		if sd.FromMethodResultField != "" && !at.MethodResult {
-			return nil, fmt.Errorf("server data %q projects a field of a method without result", sd.Kind)
+	for _, s := range t.ServerData {
+		if s.FromMethodResultField != "" && !at.MethodResult {
+			return nil, fmt.Errorf("server data %q projects a field of a method without result", s.Kind)
 		}
 	}
 	return at, nil
