@@ -137,8 +137,9 @@
 // toolset with its tools bound to the methods (payload as arguments,
 // result as result), and run by its adapter executor — for mcp.Config.
 //
-// The publications of MCP-backed toolsets, completions and passthroughs
-// generate nothing yet; the design's warnings (expr.RootExpr.Warnings, and
+// A Passthrough is generated as a BindTo adapter in the adapters package of
+// the exported toolset (see passthrough.go). The publications of MCP-backed
+// toolsets and completions generate nothing yet; the design's warnings (expr.RootExpr.Warnings, and
 // one per skipped agent) say so and Generate prints them to standard
 // error.
 //

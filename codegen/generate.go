@@ -60,6 +60,9 @@ func Generate(genpkg string, roots []eval.Root, files []*goacodegen.File) ([]*go
 	for _, w := range root.Warnings {
 		Warnings(w)
 	}
+	if err := checkPassthroughs(root); err != nil {
+		return nil, err
+	}
 	pkgs := newToolsetPackages(api, genpkg)
 	if err := pkgs.collect(root); err != nil {
 		return nil, err
@@ -120,7 +123,11 @@ func toolsetDir(data *toolsetData) string { return data.Dir }
 
 // typesFile returns types.go of a toolset package.
 func typesFile(data *toolsetData) *goacodegen.File {
-	header := goacodegen.Header(fmt.Sprintf("Toolset %q payload and result types", data.Expr.Name), data.Package, nil)
+	var imports []*goacodegen.ImportSpec
+	if data.unions {
+		imports = []*goacodegen.ImportSpec{{Path: "encoding/json"}, {Path: "fmt"}}
+	}
+	header := goacodegen.Header(fmt.Sprintf("Toolset %q payload and result types", data.Expr.Name), data.Package, imports)
 	return &goacodegen.File{
 		Path: path.Join(toolsetDir(data), "types.go"),
 		SectionTemplates: []*goacodegen.SectionTemplate{header,

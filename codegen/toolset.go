@@ -37,6 +37,15 @@ type toolsetData struct {
 	// (FromMCP, FromExternalMCP): mcp.go renders the registration that
 	// binds the specs to an upstream client.
 	MCP *mcpClientData
+	// typeScope is the name scope of the package's types: the BindTo
+	// adapters name the toolset's user types with it, as types.go does.
+	typeScope *goacodegen.NameScope
+	// unions is true when the types declare a union, whose methods import
+	// encoding/json and fmt.
+	unions bool
+	// Adapters is the package's BindTo and Passthrough adapters, set by
+	// adapterFile when some tools call service methods (nil otherwise).
+	Adapters *adapterData
 }
 
 // mcpClientData names the MCP server an MCP-backed toolset consumes, as
@@ -115,6 +124,8 @@ func buildToolset(api *goaexpr.APIExpr, ts *expr.ToolsetExpr, pubs []*expr.Publi
 		data.Tools = append(data.Tools, td)
 	}
 	data.Types = types.defs
+	data.typeScope = types.scope
+	data.unions = types.unions
 	return data, nil
 }
 

@@ -221,10 +221,12 @@ func TestPassthrough(t *testing.T) {
 	if p == nil || p.Method == nil || p.Method.Name != "LogMessage" || p.Method.Service.Name != "LoggingService" || p.Tool.Name != "log_message" {
 		t.Fatalf("passthrough = %+v", p)
 	}
-	// Until forwarding is generated, goa gen says it leaves it out.
-	wantWarnings(t, root, `code generation for passthroughs is not implemented yet; nothing is generated to forward tool "log_message" of toolset "logging-tools" to method "LogMessage" of service "LoggingService" (Passthrough)`)
-	if len(root.Warnings) != 1 {
-		t.Errorf("want 1 warning, for the passthrough:\n%s", strings.Join(root.Warnings, "\n"))
+	// Forwarding is generated (package codegen): goa gen warns of nothing.
+	if len(root.Warnings) != 0 {
+		t.Errorf("want no warning:\n%s", strings.Join(root.Warnings, "\n"))
+	}
+	if p.Location.File == "" {
+		t.Error("the passthrough has no design location")
 	}
 
 	t.Run("the service exists", func(t *testing.T) {

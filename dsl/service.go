@@ -98,8 +98,13 @@ func AgentToolset(service, agent, toolset string) *expr.AgentToolsetExpr {
 // service name or the Service expression. It is used in a Tool declared in
 // an Export; the service and method must exist in the design.
 //
-// The forwarding is not yet generated: the design validates and goa gen
-// warns that nothing is generated for the passthrough.
+// goa gen generates the forwarding in the adapters package of the exported
+// toolset (gen/.../<toolset>/adapters): New<Toolset>Executor takes the Goa
+// service implementation and runs the tool by calling the method, the
+// payload and the result converted as for BindTo (no planner, no child
+// run). An agent's export whose tools all forward is registered as a plain
+// executor toolset, not as an agent toolset; an agent's export mixing
+// forwarded and agent-run tools is refused.
 func Passthrough(toolName string, service any, method string) {
 	tool, ok := eval.Current().(*expr.ToolExpr)
 	if !ok {
@@ -135,7 +140,7 @@ func Passthrough(toolName string, service any, method string) {
 		eval.ReportError("Passthrough: tool %q already forwards to %s.%s", tool.Name, p.ServiceName, p.MethodName)
 		return
 	}
-	e.Passthroughs = append(e.Passthroughs, &expr.PassthroughExpr{Tool: tool, ServiceName: svc, MethodName: method})
+	e.Passthroughs = append(e.Passthroughs, &expr.PassthroughExpr{Tool: tool, ServiceName: svc, MethodName: method, Location: expr.DesignLocation()})
 }
 
 // Completion declares a typed direct-output contract the current service

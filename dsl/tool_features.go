@@ -175,7 +175,11 @@ func pagingField(fname, value string, dst func(*expr.BoundsExpr) *string) {
 // BindTo binds the tool to the Goa service method that implements it:
 // BindTo("Method") names a method of the service whose agent declares the
 // tool; BindTo("Service", "Method") names a service. Args and Return may
-// differ from the method's payload and result.
+// differ from the method's payload and result: goa gen converts them field
+// by field, nested user types, arrays and maps included (the adapters
+// package of the toolset, docs/runtime.md), unions (OneOf) of the same
+// branches included, and refuses an argument the method payload lacks or a
+// required field left unfilled, naming the field's path.
 func BindTo(names ...string) {
 	tool, ok := eval.Current().(*expr.ToolExpr)
 	if !ok {
@@ -194,7 +198,7 @@ func BindTo(names ...string) {
 		eval.ReportError("BindTo: the tool is already bound to %q", tool.Binding.MethodName)
 		return
 	}
-	b := &expr.BindingExpr{MethodName: names[len(names)-1]}
+	b := &expr.BindingExpr{MethodName: names[len(names)-1], Location: expr.DesignLocation()}
 	if len(names) == 2 {
 		b.ServiceName = names[0]
 	}

@@ -45,6 +45,9 @@ type PassthroughExpr struct {
 	ServiceName, MethodName string
 	// Method is the target, resolved after evaluation.
 	Method *goaexpr.MethodExpr
+	// Location is where Passthrough is called in the design, for the
+	// errors of code generation.
+	Location Location
 }
 
 // Name returns the exported toolset's name.

@@ -196,8 +196,8 @@ func describeKind(k ProviderKind) string {
 // pendingCodegen is the last expression the root walks: once a design has
 // validated, its Finalize records in the root a warning for each
 // declaration whose code generation is not implemented yet (the
-// publications of MCP-backed toolsets, completions, passthroughs), so that goa
-// gen says what it leaves out instead of failing. Registries, registry
+// publications of MCP-backed toolsets, completions), so that goa gen says
+// what it leaves out instead of failing. Passthroughs, registries, registry
 // references, agents' registry sources, MCP servers, MCP-backed toolsets
 // (FromMCP, FromExternalMCP) and the agents using them, and the
 // publications of local toolsets exported by services generate code
@@ -220,11 +220,6 @@ func (p *pendingCodegen) Finalize() {
 	}
 	for _, c := range r.Completions {
 		r.AddWarning("code generation for completions is not implemented yet; nothing is generated for %s", c.EvalName())
-	}
-	for _, e := range r.Exports {
-		for _, p := range e.Passthroughs {
-			r.AddWarning("code generation for passthroughs is not implemented yet; nothing is generated to forward tool %q of toolset %q to method %q of service %q (Passthrough)", p.Tool.Name, e.Name(), p.MethodName, p.ServiceName)
-		}
 	}
 }
 

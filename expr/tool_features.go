@@ -115,6 +115,9 @@ type BindingExpr struct {
 	Service *goaexpr.ServiceExpr
 	// Method is the resolved method, set by validation.
 	Method *goaexpr.MethodExpr
+	// Location is where BindTo is called in the design, for the errors of
+	// code generation.
+	Location Location
 }
 
 // ConfirmationExpr requires out-of-band approval before the tool runs.

@@ -1,6 +1,7 @@
 {{ $ts := .Toolset.Package }}
 // {{ .Func }} returns the executor of toolset {{ printf "%q" .Toolset.Expr.Name }}: it runs
-// each tool bound with BindTo by calling its method on the given service.
+// each tool bound with BindTo or forwarded with Passthrough by calling its
+// method on the given service, with no planner.
 {{- if .Unbound }}
 // It hands the other tools ({{ range $i, $t := .Unbound }}{{ if $i }}, {{ end }}{{ $t.Expr.Name }}{{ end }}) to unbound, which may be
 // nil: they then fail with "tool_unavailable".
@@ -40,17 +41,14 @@ func (e *executor) Execute(ctx context.Context, call *toolcall.Call) (*toolcall.
 	return nil, fmt.Errorf("toolset %q has no tool %q", {{ printf "%q" .Toolset.Expr.Name }}, call.Ident)
 }
 {{ range .Tools }}
-// {{ .Handler }} runs tool {{ .Tool.Spec.Name }} with method {{ .Method }} of service {{ printf "%q" .Service.Name }}.
+// {{ .Handler }} runs tool {{ .Tool.Spec.Name }}{{ if .Passthrough }} (Passthrough){{ end }} with method {{ .Method }} of service {{ printf "%q" .Service.Name }}.
 func (e *executor) {{ .Handler }}(ctx context.Context, call *toolcall.Call) (*toolcall.Result, error) {
 {{- if .MethodPayload }}
 	p := new({{ $ts }}.{{ .Tool.Payload }})
 	if err := call.Decode(p); err != nil {
 		return failure(toolcall.KindInvalidPayload, err.Error(), toolcall.RecoveryCorrectCall), nil
 	}
-	mp := new({{ .MethodPayload }})
-	{{- range .PayloadCode }}
-	{{ . }}
-	{{- end }}
+	{{ .PayloadCode }}
 {{- end }}
 	{{ if .MethodResult }}mr, {{ end }}err := e.{{ .Service.Param }}.{{ .Method }}(ctx{{ if .MethodPayload }}, mp{{ end }})
 	if err != nil {
@@ -63,9 +61,10 @@ func (e *executor) {{ .Handler }}(ctx context.Context, call *toolcall.Call) (*to
 {{- end }}
 	out := &toolcall.Result{}
 {{- if .ToolResult }}
-	r := new({{ $ts }}.{{ .Tool.Result }})
-	{{- range .ResultCode }}
-	{{ . }}
+	{{- if .ResultCode }}
+	{{ .ResultCode }}
+	{{- else }}
+	r := &{{ $ts }}.{{ .Tool.Result }}{}
 	{{- end }}
 	if out.Result, err = {{ $ts }}.{{ .Tool.GoName }}Tool().Result.ToJSON(r); err != nil {
 		return failure(toolcall.KindToolError, err.Error(), toolcall.RecoveryReplan), nil
@@ -73,19 +72,33 @@ func (e *executor) {{ .Handler }}(ctx context.Context, call *toolcall.Call) (*to
 {{- end }}
 {{- range .ServerData }}
 	{{- if .Nillable }}
-	if mr.{{ .Field }} != nil {
-		if err := addServerData(out, {{ printf "%q" .Kind }}, {{ .Audience }}, mr.{{ .Field }}); err != nil {
+	if {{ .Field }} != nil {
+		{{- if .Code }}
+		{{ .Code }}
+		{{- end }}
+		if err := addServerData(out, {{ printf "%q" .Kind }}, {{ .Audience }}, {{ .Value }}); err != nil {
 			return nil, err
 		}
 	}
 	{{- else }}
-	if err := addServerData(out, {{ printf "%q" .Kind }}, {{ .Audience }}, mr.{{ .Field }}); err != nil {
+	if err := addServerData(out, {{ printf "%q" .Kind }}, {{ .Audience }}, {{ .Value }}); err != nil {
 		return nil, err
 	}
 	{{- end }}
 {{- end }}
 	return out, nil
 }
+{{ end }}
+{{- range .Helpers }}
+{{ printf "%s builds a value of type %s from a value of type %s." .Name .ResultTypeRef .ParamTypeRef | comment }}
+func {{ .Name }}(v {{ .ParamTypeRef }}) {{ .ResultTypeRef }} {
+	{{ .Code }}
+	return res
+}
+{{ end }}
+{{- range .Types }}
+{{ comment .Comment }}
+type {{ .Name }} {{ .Def }}
 {{ end }}
 {{- if .HasServerData }}
 // addServerData appends v, encoded as JSON, to the result's server data.

@@ -71,6 +71,15 @@ call's `Decode` fills the generated payload type (injected fields included):
 
 ```go
 {{- range .Local }}{{ $ts := . }}
+{{- with .Adapters }}
+// {{ $ts.Package }}adapters: {{ .Import }}
+// Its tools call their Goa methods (BindTo, Passthrough) on your
+// implementation of {{ range $i, $s := .Services }}{{ if $i }}, {{ end }}{{ $s.Pkg }}.Service{{ end }}.
+{{- if .Unbound }} For the other tools
+// ({{ range $i, $t := .Unbound }}{{ if $i }}, {{ end }}{{ $t.Expr.Name }}{{ end }}), pass your executor instead of nil.
+{{- end }}
+{{ $ts.Package }}Executor := {{ $ts.Package }}adapters.{{ .Func }}({{ .Args }})
+{{- else }}
 {{ .Package }}Executor := toolcall.ExecutorFunc(func(ctx context.Context, call *toolcall.Call) (*toolcall.Result, error) {
 	switch call.Ident {
 	{{- if .Tools }}{{ with index .Tools 0 }}
@@ -84,6 +93,7 @@ call's `Decode` fills the generated payload type (injected fields included):
 	}
 	return nil, fmt.Errorf("tool %s is not implemented", call.Ident)
 })
+{{- end }}
 {{- end }}
 ```
 {{- end }}

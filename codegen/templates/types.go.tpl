@@ -1,4 +1,7 @@
 {{ range .Types }}
 {{ comment .Comment }}
 type {{ .Name }} {{ .Def }}
+{{- with .Methods }}
+{{ . }}
+{{- end }}
 {{ end }}
