@@ -209,10 +209,11 @@ func adapterFile(genpkg string, roots []eval.Root, data *toolsetData) (*goacodeg
 		{Path: "context"},
 		{Path: "fmt"},
 		{Path: "github.com/quiver-go/quiver/toolcall"},
+		{Path: "github.com/quiver-go/quiver/tools"},
 		{Name: data.Package, Path: data.Import},
 	}
 	if ad.HasServerData() {
-		imports = append(imports, &goacodegen.ImportSpec{Path: "encoding/json"}, &goacodegen.ImportSpec{Path: "github.com/quiver-go/quiver/tools"})
+		imports = append(imports, &goacodegen.ImportSpec{Path: "encoding/json"})
 	}
 	for _, s := range ad.Services {
 		imports = append(imports, &goacodegen.ImportSpec{Name: s.Pkg, Path: s.Import})

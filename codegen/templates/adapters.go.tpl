@@ -8,7 +8,11 @@
 {{- end }}
 // A method error becomes a tool failure carrying its message.
 func {{ .Func }}({{ range .Services }}{{ .Param }} {{ .Pkg }}.Service, {{ end }}{{ if .Unbound }}unbound toolcall.Executor{{ end }}) toolcall.Executor {
-	return &executor{ {{- range .Services }}{{ .Param }}: {{ .Param }}, {{ end }}{{ if .Unbound }}unbound: unbound{{ end }} }
+	return &executor{ {{- range .Services }}{{ .Param }}: {{ .Param }}, {{ end }}{{ if .Unbound }}unbound: unbound, {{ end }}payloads: map[tools.Ident]tools.TypeSpec{
+{{- range .Tools }}{{ if .MethodPayload }}
+		{{ $ts }}.{{ .Tool.GoName }}: {{ $ts }}.{{ .Tool.GoName }}Spec().Payload,
+{{- end }}{{ end }}
+	}}
 }
 
 // executor runs the calls of toolset {{ printf "%q" .Toolset.Expr.Name }}.
@@ -21,6 +25,11 @@ type executor struct {
 	// unbound runs the tools without BindTo, or is nil.
 	unbound toolcall.Executor
 {{- end }}
+	// payloads are the bound tools' model-facing payload contracts: a
+	// payload is checked against its own before it is converted, so that a
+	// caller that skipped the pipeline's check cannot make the conversion
+	// read a required field that is not there.
+	payloads map[tools.Ident]tools.TypeSpec
 }
 
 // Execute implements toolcall.Executor.
@@ -44,6 +53,9 @@ func (e *executor) Execute(ctx context.Context, call *toolcall.Call) (*toolcall.
 // {{ .Handler }} runs tool {{ .Tool.Spec.Name }}{{ if .Passthrough }} (Passthrough){{ end }} with method {{ .Method }} of service {{ printf "%q" .Service.Name }}.
 func (e *executor) {{ .Handler }}(ctx context.Context, call *toolcall.Call) (*toolcall.Result, error) {
 {{- if .MethodPayload }}
+	if err := e.payloads[call.Ident].Validate(call.Payload); err != nil {
+		return failure(toolcall.KindInvalidPayload, err.Error(), toolcall.RecoveryCorrectCall), nil
+	}
 	p := new({{ $ts }}.{{ .Tool.Payload }})
 	if err := call.Decode(p); err != nil {
 		return failure(toolcall.KindInvalidPayload, err.Error(), toolcall.RecoveryCorrectCall), nil

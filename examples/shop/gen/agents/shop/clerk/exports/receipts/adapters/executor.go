@@ -14,6 +14,7 @@ import (
 	receipts "github.com/quiver-go/quiver/examples/shop/gen/agents/shop/clerk/exports/receipts"
 	shop "github.com/quiver-go/quiver/examples/shop/gen/shop"
 	"github.com/quiver-go/quiver/toolcall"
+	"github.com/quiver-go/quiver/tools"
 )
 
 // NewReceiptsExecutor returns the executor of toolset "receipts": it runs
@@ -21,13 +22,20 @@ import (
 // method on the given service, with no planner.
 // A method error becomes a tool failure carrying its message.
 func NewReceiptsExecutor(shopSvc shop.Service) toolcall.Executor {
-	return &executor{shopSvc: shopSvc}
+	return &executor{shopSvc: shopSvc, payloads: map[tools.Ident]tools.TypeSpec{
+		receipts.Receipt: receipts.ReceiptSpec().Payload,
+	}}
 }
 
 // executor runs the calls of toolset "receipts".
 type executor struct {
 	// shopSvc implements the methods of service "shop".
 	shopSvc shop.Service
+	// payloads are the bound tools' model-facing payload contracts: a
+	// payload is checked against its own before it is converted, so that a
+	// caller that skipped the pipeline's check cannot make the conversion
+	// read a required field that is not there.
+	payloads map[tools.Ident]tools.TypeSpec
 }
 
 // Execute implements toolcall.Executor.
@@ -41,6 +49,9 @@ func (e *executor) Execute(ctx context.Context, call *toolcall.Call) (*toolcall.
 
 // receipt runs tool receipts.receipt (Passthrough) with method GetReceipt of service "shop".
 func (e *executor) receipt(ctx context.Context, call *toolcall.Call) (*toolcall.Result, error) {
+	if err := e.payloads[call.Ident].Validate(call.Payload); err != nil {
+		return failure(toolcall.KindInvalidPayload, err.Error(), toolcall.RecoveryCorrectCall), nil
+	}
 	p := new(receipts.ReceiptPayload)
 	if err := call.Decode(p); err != nil {
 		return failure(toolcall.KindInvalidPayload, err.Error(), toolcall.RecoveryCorrectCall), nil

@@ -23,13 +23,20 @@ import (
 // method on the given service, with no planner.
 // A method error becomes a tool failure carrying its message.
 func NewOrdersExecutor(shopSvc shop.Service) toolcall.Executor {
-	return &executor{shopSvc: shopSvc}
+	return &executor{shopSvc: shopSvc, payloads: map[tools.Ident]tools.TypeSpec{
+		orders.Place: orders.PlaceSpec().Payload,
+	}}
 }
 
 // executor runs the calls of toolset "orders".
 type executor struct {
 	// shopSvc implements the methods of service "shop".
 	shopSvc shop.Service
+	// payloads are the bound tools' model-facing payload contracts: a
+	// payload is checked against its own before it is converted, so that a
+	// caller that skipped the pipeline's check cannot make the conversion
+	// read a required field that is not there.
+	payloads map[tools.Ident]tools.TypeSpec
 }
 
 // Execute implements toolcall.Executor.
@@ -43,6 +50,9 @@ func (e *executor) Execute(ctx context.Context, call *toolcall.Call) (*toolcall.
 
 // place runs tool orders.place with method Place of service "shop".
 func (e *executor) place(ctx context.Context, call *toolcall.Call) (*toolcall.Result, error) {
+	if err := e.payloads[call.Ident].Validate(call.Payload); err != nil {
+		return failure(toolcall.KindInvalidPayload, err.Error(), toolcall.RecoveryCorrectCall), nil
+	}
 	p := new(orders.PlacePayload)
 	if err := call.Decode(p); err != nil {
 		return failure(toolcall.KindInvalidPayload, err.Error(), toolcall.RecoveryCorrectCall), nil
