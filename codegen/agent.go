@@ -235,7 +235,7 @@ func unsupportedUse(a *expr.AgentExpr, generated map[*expr.ToolsetExpr]*toolsetD
 			return "it has a use without a toolset"
 		case generated[ts] == nil:
 			return fmt.Sprintf("toolset %q has no generated package", ts.Name)
-		case u.AgentToolset != nil && agentTools[u.AgentToolset.Export] == nil && !passthroughOnly(u.AgentToolset.Export):
+		case u.AgentToolset != nil && agentTools[u.AgentToolset.Export] == nil && !u.AgentToolset.Export.PassthroughOnly():
 			return fmt.Sprintf("%s has no agenttools package", u.AgentToolset.EvalName())
 		}
 	}

@@ -46,7 +46,7 @@ func buildAgentTools(root *expr.RootExpr, pkgs *toolsetPackages) ([]*agentToolsD
 	byExport := map[*expr.ExportExpr]*agentToolsData{}
 	for _, e := range root.Exports {
 		a := e.Agent
-		if a == nil || a.Service == nil || passthroughOnly(e) {
+		if a == nil || a.Service == nil || e.PassthroughOnly() {
 			continue
 		}
 		ts := pkgs.byExpr[e.Exported()]

@@ -22,18 +22,11 @@ import (
 // agent's export mixing forwarded and agent-run tools is refused: one
 // registration cannot hold both an executor and an agent.
 
-// passthroughOnly reports whether every tool of the export forwards to a
-// service method.
-func passthroughOnly(e *expr.ExportExpr) bool {
-	ts := e.Exported()
-	return ts != nil && len(ts.Tools) > 0 && len(e.Passthroughs) == len(ts.Tools)
-}
-
 // checkPassthroughs refuses the agents' exports that mix forwarded and
 // agent-run tools.
 func checkPassthroughs(root *expr.RootExpr) error {
 	for _, e := range root.Exports {
-		if e.Agent == nil || len(e.Passthroughs) == 0 || passthroughOnly(e) {
+		if e.Agent == nil || len(e.Passthroughs) == 0 || e.PassthroughOnly() {
 			continue
 		}
 		var fwd, run []string

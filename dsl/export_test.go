@@ -148,6 +148,18 @@ func TestAgentToolsetRules(t *testing.T) {
 	t.Run("only as an argument of Use", func(t *testing.T) {
 		wantError(t, func() { AgentToolset("planning", "planner", "planning.tools") }, "AgentToolset: must be given to Use in an Agent")
 	})
+	t.Run("an exported toolset is not also used directly", func(t *testing.T) {
+		wantError(t, func() {
+			local := Toolset("utils", func() { Tool("summarize", "Summarize text") })
+			Service("data", func() {
+				Agent("worker", func() {
+					Use(local)
+					Export(local)
+				})
+				Agent("front", func() { Use(AgentToolset("data", "worker", "utils")) })
+			})
+		}, `AgentToolset: toolset "utils", which this use runs as agent "worker"'s tool, is also used directly by agent "worker"`)
+	})
 }
 
 func TestExportRules(t *testing.T) {

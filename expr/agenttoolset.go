@@ -47,13 +47,17 @@ func (r *AgentToolsetExpr) Prepare() {
 }
 
 // Validate reports a reference to a service, an agent or an export the
-// design lacks, and an agent using its own export.
+// design lacks, an agent using its own export, and an export that agents
+// also use directly (one toolset name would be two toolsets).
 func (r *AgentToolsetExpr) Validate() error {
 	verr := new(eval.ValidationErrors)
 	at := r.Location.Of(r)
 	if r.Export != nil {
 		if r.Use != nil && r.Use.Agent == r.Export.Agent {
 			verr.Add(at, "AgentToolset: agent %q uses a toolset it exports itself: declare the tools with Use(%q, func() { ... }) instead", r.AgentName, r.ToolsetName)
+		}
+		if direct := directUser(r.Export); direct != nil && !r.Export.PassthroughOnly() {
+			verr.Add(at, "AgentToolset: toolset %q, which this use runs as agent %q's tool, is also used directly by agent %q: on a runtime a toolset name is one toolset, so its calls would run either its executor or the agent; export a toolset of its own (Export(\"name\", func() { ... }))", r.ToolsetName, r.AgentName, direct.Agent.Name)
 		}
 		return result(verr)
 	}
@@ -160,3 +164,20 @@ type located struct{ name string }
 
 // EvalName implements eval.Expression.
 func (l located) EvalName() string { return l.name }
+
+// directUser returns a use of e's exported toolset by an agent that is not
+// an AgentToolset reference (the toolset used as a plain toolset), or nil.
+func directUser(e *ExportExpr) *UseExpr {
+	ts := e.Exported()
+	if ts == nil {
+		return nil
+	}
+	for _, a := range Root.Agents {
+		for _, u := range a.Uses {
+			if u.AgentToolset == nil && u.Toolset == ts {
+				return u
+			}
+		}
+	}
+	return nil
+}

@@ -100,6 +100,13 @@ func (e *ExportExpr) AddTags(tags ...string) {
 	e.Tags = append(e.Tags, tags...)
 }
 
+// PassthroughOnly reports whether every exported tool forwards to a
+// service method: such an export never runs its agent.
+func (e *ExportExpr) PassthroughOnly() bool {
+	ts := e.Exported()
+	return ts != nil && len(ts.Tools) > 0 && len(e.Passthroughs) == len(ts.Tools)
+}
+
 // Passthrough returns the passthrough of the exported tool of that name.
 func (e *ExportExpr) Passthrough(tool string) *PassthroughExpr {
 	for _, p := range e.Passthroughs {
