@@ -14,7 +14,8 @@
 //     tier is served as undeclared (quiver serve --undeclared).
 //   - A server that fails to start, list or publish is retried with
 //     backoff ([Options.MinBackoff] to [Options.MaxBackoff]) while the
-//     others serve; its state and last error are in [Gateway.Status].
+//     others serve; its state and last error (with the end of a stdio
+//     server's standard error) are in [Gateway.Status].
 //   - The server's tools/list_changed republishes its toolset as a new
 //     revision (the revision is a hash of the toolset's contract); a
 //     server that goes away is reconnected at once — a stdio server is

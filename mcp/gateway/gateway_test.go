@@ -249,3 +249,21 @@ func TestAStreamableHTTPServerWithItsHeaders(t *testing.T) {
 		t.Fatalf("echo = %s (error %v)", text, isErr)
 	}
 }
+
+// TestAServerThatDiesAtStartSaysWhy: the end of a stdio server's standard
+// error is in its failure, secrets scrubbed.
+func TestAServerThatDiesAtStartSaysWhy(t *testing.T) {
+	const secret = "stderr-s3cret-4417"
+	file := `{"mcpServers": {
+		"alpha": {"command": "` + testServer(t) + `", "exposure": "read_only"},
+		"broken": {"command": "/bin/sh", "args": ["-c", "echo 'starting' >&2; echo 'fatal: token ${TOKEN} refused' >&2; exit 3"]}
+	}}`
+	s := startStack(t, file, env(map[string]string{"TOKEN": secret}), "")
+	st := s.waitStatus(t, "broken", "failed", func(st gateway.Status) bool { return st.State == gateway.Failed })
+	if !strings.Contains(st.Err, "standard error ended with: starting | fatal: token [redacted] refused") {
+		t.Fatalf("broken's error = %q, want the end of its standard error", st.Err)
+	}
+	if strings.Contains(st.Err+s.log.String(), secret) {
+		t.Fatalf("the secret was said: %q\n%s", st.Err, s.log.String())
+	}
+}

@@ -26,6 +26,8 @@ type run struct {
 	// attempted is closed once the first attempt ended.
 	attempted chan struct{}
 	once      sync.Once
+	// stderr is the end of a stdio server's standard error.
+	stderr stderrTail
 
 	mu sync.Mutex
 	st Status
@@ -107,7 +109,11 @@ func (r *run) loop(ctx context.Context) {
 		if err != nil {
 			failures++
 			wait := r.backoff(failures)
-			msg := r.sec.scrub(err.Error())
+			msg := err.Error()
+			if tail := r.stderr.take(); tail != "" {
+				msg += "; the server's standard error ended with: " + tail
+			}
+			msg = r.sec.scrub(msg)
 			r.update(func(s *Status) { s.State, s.Err, s.Retry = Failed, msg, time.Now().Add(wait) })
 			r.log.Warn("gateway: upstream failed; retrying", "err", msg, "retry_in", wait.Round(time.Millisecond))
 			select {
@@ -137,6 +143,9 @@ func (r *run) loop(ctx context.Context) {
 func (r *run) connect(ctx context.Context) (*upstream.Client, error) {
 	cfg := r.srv.Upstream
 	cfg.Handlers = r.opts.Handlers
+	if cfg.Command != "" {
+		cfg.Stderr = &r.stderr
+	}
 	cfg.OnToolsChanged = r.signal
 	cfg.OnDisconnect = func(err error) {
 		if ctx.Err() != nil {

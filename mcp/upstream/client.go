@@ -134,6 +134,7 @@ func (c *Client) transport() mcp.Transport {
 		cmd := exec.Command(c.cfg.Command, c.cfg.Args...)
 		cmd.Env = append(minimalEnv(), c.cfg.Env...)
 		cmd.Dir = c.cfg.Dir
+		cmd.Stderr = c.cfg.Stderr
 		detach(cmd)
 		return &mcp.CommandTransport{Command: cmd, TerminateDuration: 2 * time.Second}
 	}

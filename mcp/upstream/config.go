@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"net/http"
 	"os"
 	"time"
@@ -34,6 +35,9 @@ type Config struct {
 	Args    []string
 	Env     []string
 	Dir     string
+	// Stderr receives the server process's standard error (discarded
+	// when nil), from every process the client starts.
+	Stderr io.Writer
 	// URL is the server's streamable HTTP endpoint; Header is sent with
 	// every request, BearerToken as "Authorization: Bearer …", through
 	// HTTPClient. When HTTPClient is nil the client is bounded: 10s to
@@ -102,8 +106,8 @@ func (cfg Config) withDefaults() (Config, error) {
 		return cfg, errors.New("both Command (stdio) and URL (streamable HTTP) are set: set one")
 	case cfg.Command != "" && (len(cfg.Header) > 0 || cfg.BearerToken != "" || cfg.HTTPClient != nil):
 		return cfg, errors.New("the fields Header, BearerToken and HTTPClient are for a URL, not a Command")
-	case cfg.URL != "" && (len(cfg.Args) > 0 || len(cfg.Env) > 0 || cfg.Dir != ""):
-		return cfg, errors.New("the fields Args, Env and Dir are for a Command, not a URL")
+	case cfg.URL != "" && (len(cfg.Args) > 0 || len(cfg.Env) > 0 || cfg.Dir != "" || cfg.Stderr != nil):
+		return cfg, errors.New("the fields Args, Env, Dir and Stderr are for a Command, not a URL")
 	}
 	setDefault(&cfg.InitializeTimeout, DefaultInitializeTimeout)
 	setDefault(&cfg.CallTimeout, DefaultCallTimeout)
