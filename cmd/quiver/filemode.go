@@ -15,8 +15,9 @@ import (
 // trust: a data folder other users can write to (they could replace
 // registry.db, or the key files quiver serve writes there), and a file of
 // secrets other users can read or change (--keys, --key-file,
-// --redis-url-file), are refused at start, each with the chmod that fixes
-// it.
+// --redis-url-file), and a file naming commands to start that other users
+// can change (--upstreams), are refused at start, each with the chmod that
+// fixes it.
 //
 // The rules, on Unix (and every system but Windows), on the mode bits of
 // the file or folder a path names (symbolic links followed):
@@ -75,6 +76,20 @@ func secretFileModeError(flag, file string, m fs.FileMode) error {
 		return nil
 	}
 	return fmt.Errorf("%s %s has mode %04o: users other than its owner can read or change the secrets in it: run chmod 600 %s", flag, file, m.Perm(), shellQuote(file))
+}
+
+// checkCommandFileMode refuses a file, named by flag (--upstreams), that
+// names commands quiver serve starts and that its group or others can
+// change. A file it cannot stat passes: the read that follows says why.
+func checkCommandFileMode(flag, file string) error {
+	if !checkFileModes {
+		return nil
+	}
+	fi, err := os.Stat(file)
+	if err != nil || fi.Mode().Perm()&0o022 == 0 {
+		return nil
+	}
+	return fmt.Errorf("%s %s has mode %04o: other users can change it, and so the commands quiver serve starts: run chmod go-w %s", flag, file, fi.Mode().Perm(), shellQuote(file))
 }
 
 // maxSecretFile bounds a file holding one secret (--key-file,

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
 
@@ -13,10 +12,8 @@ import (
 // loadUpstreams reads --upstreams, refusing a file others may change: it
 // names the commands quiver serve starts.
 func loadUpstreams(path string) (*gateway.Config, error) {
-	if checkFileModes {
-		if fi, err := os.Stat(path); err == nil && fi.Mode().Perm()&0o022 != 0 {
-			return nil, fmt.Errorf("--upstreams %s has mode %04o: other users can change it, and so the commands quiver serve starts: run chmod go-w %s", path, fi.Mode().Perm(), shellQuote(path))
-		}
+	if err := checkCommandFileMode("--upstreams", path); err != nil {
+		return nil, err
 	}
 	cfg, err := gateway.LoadConfig(path)
 	if err != nil {
