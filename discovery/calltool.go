@@ -38,15 +38,23 @@ type CallToolArguments struct {
 	Arguments json.RawMessage `json:"arguments,omitempty"`
 }
 
-// ParseCallTool reads a call-tool call's arguments: {"name": "…",
-// "arguments": {…}}. The error is the message a model reads to fix the
-// call.
-func ParseCallTool(name string, args json.RawMessage) (CallToolArguments, error) {
+// ParseCallTool reads the arguments of a call of the call-tool function
+// name: {"name": "…", "arguments": {…}}, naming a tool other than the
+// call-tool function itself and the search tool searchTool (which the
+// model calls directly). The error is the message a model reads to fix
+// the call.
+func ParseCallTool(name, searchTool string, args json.RawMessage) (CallToolArguments, error) {
 	var a CallToolArguments
 	dec := json.NewDecoder(bytes.NewReader(args))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&a); err != nil || a.Name == "" {
 		return CallToolArguments{}, fmt.Errorf(`%s takes {"name": "<a tool's name from the search answer>", "arguments": {<its arguments>}}`, name)
+	}
+	switch a.Name {
+	case name:
+		return CallToolArguments{}, fmt.Errorf("%s cannot call itself: name a tool %s found", name, searchTool)
+	case searchTool:
+		return CallToolArguments{}, fmt.Errorf("%s calls the tools %s found, not the search: call %s directly", name, searchTool, searchTool)
 	}
 	trimmed := bytes.TrimSpace(a.Arguments)
 	switch {

@@ -62,15 +62,9 @@ func (ss *session) stableListing(cur *served) map[string]listedTool {
 // names the search tool, the call tool itself or a tool nobody is served,
 // is answered with an invalid-call error, and nothing runs.
 func (ss *session) callTool(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
-	a, err := discovery.ParseCallTool(CallToolName, req.Params.Arguments)
+	a, err := discovery.ParseCallTool(CallToolName, SearchToolName, req.Params.Arguments)
 	if err != nil {
 		return invalidCall(err), nil
-	}
-	switch a.Name {
-	case CallToolName:
-		return invalidCall(fmt.Errorf("%s cannot call itself: name a tool %s found", CallToolName, SearchToolName)), nil
-	case SearchToolName:
-		return invalidCall(fmt.Errorf("%s calls the tools %s found, not the search: call %s directly", CallToolName, SearchToolName, SearchToolName)), nil
 	}
 	cur := ss.s.snapshot()
 	if cur == nil {

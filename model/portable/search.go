@@ -35,12 +35,9 @@ type ownCall struct {
 // refuses arguments it cannot read, and a call of the search tool or of
 // the call-tool function itself, which the model calls directly.
 func (s *session) unwrap(tc model.ToolCall) (model.ToolCall, error) {
-	args, err := discovery.ParseCallTool(tc.Name, tc.Payload)
+	args, err := discovery.ParseCallTool(tc.Name, s.name, tc.Payload)
 	if err != nil {
 		return model.ToolCall{}, err
-	}
-	if args.Name == s.name || args.Name == model.CallToolName {
-		return model.ToolCall{}, fmt.Errorf("%s calls the tools a search found; call %s directly", model.CallToolName, args.Name)
 	}
 	return model.ToolCall{ID: tc.ID, Name: args.Name, Payload: args.Arguments}, nil
 }
