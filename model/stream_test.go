@@ -26,6 +26,7 @@ func TestResponseStreamDeliversTextCallsThenDone(t *testing.T) {
 		}
 	}
 	if len(kinds) != 3 || kinds[0] != ChunkText || kinds[1] != ChunkToolCall || kinds[2] != ChunkDone {
+		// No usage chunk: the response reports none.
 		t.Fatalf("chunks = %v", kinds)
 	}
 	_ = s.Close()

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 )
@@ -19,7 +20,35 @@ type Answer struct {
 	// Header holds response headers to set; Content-Type is
 	// application/json unless set here (text/event-stream for a stream).
 	Header map[string]string
+	// Events, when set, make the answer a stream written event by event
+	// (text/event-stream unless Header says otherwise), each flushed as it
+	// is written, each held until its Wait channel is closed; Body is
+	// ignored. See [Event].
+	Events []Event
+	// Cut drops the connection once the events are written, without
+	// ending the response: a stream cut off mid-way.
+	Cut bool
 }
+
+// Event is one event of a streamed answer.
+type Event struct {
+	// Name is the SSE event name ("event:" line; none when empty).
+	Name string
+	// Data is the event's data ("data:" line).
+	Data string
+	// Raw, when set, is written as it is instead of an SSE event (the
+	// frames of a binary event stream).
+	Raw []byte
+	// Wait, when not nil, holds the event back until it is closed (or
+	// the client goes away): a test releases the stream piece by piece.
+	Wait <-chan struct{}
+}
+
+// Stream is a 200 answer streaming events.
+func Stream(events ...Event) Answer { return Answer{Status: http.StatusOK, Events: events} }
+
+// SSE is a server-sent event with a name and JSON data.
+func SSE(name, data string) Event { return Event{Name: name, Data: data} }
 
 // OK is a 200 answer with body.
 func OK(body string) Answer { return Answer{Status: http.StatusOK, Body: body} }
@@ -42,6 +71,7 @@ type Server struct {
 	answers []Answer
 	next    int
 	reqs    []Request
+	gone    map[int]chan struct{} // by request index, see Gone
 }
 
 // New starts a server answering POSTs to path with answers, in order, and
@@ -49,7 +79,7 @@ type Server struct {
 // one beyond the last answer, fails the test.
 func New(t testing.TB, path string, answers ...Answer) *Server {
 	t.Helper()
-	s := &Server{t: t, path: path, answers: answers}
+	s := &Server{t: t, path: path, answers: answers, gone: map[int]chan struct{}{}}
 	s.srv = httptest.NewServer(http.HandlerFunc(s.serve))
 	t.Cleanup(s.srv.Close)
 	return s
@@ -63,6 +93,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	s.reqs = append(s.reqs, Request{Method: r.Method, Path: r.URL.Path, Header: r.Header.Clone(), Body: body})
 	n := len(s.reqs)
+	gone := s.goneLocked(n - 1)
 	wrongPath := r.Method != http.MethodPost || r.URL.Path != s.path
 	var a Answer
 	scripted := !wrongPath && s.next < len(s.answers)
@@ -84,13 +115,151 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		_, _ = io.WriteString(w, `{"error":{"message":"no answer scripted","type":"test"}}`)
 		return
 	}
+	// A client that goes away before its answer is written whole is
+	// reported by Gone.
+	finished := make(chan struct{})
+	defer close(finished)
+	go func() {
+		select {
+		case <-r.Context().Done():
+			select {
+			case <-finished: // the context ends when the handler returns
+			default:
+				close(gone)
+			}
+		case <-finished:
+		}
+	}()
+	if a.Events == nil && (a.Status == 0 || a.Status == http.StatusOK) && asksForStream(r, body) {
+		events, contentType, ok := streamOf([]byte(a.Body))
+		if !ok {
+			s.t.Errorf("request %d asks for a stream and its scripted answer is not a provider response the fake can stream: %.200s", n, a.Body)
+		}
+		a.Events = events
+		if _, set := a.Header["Content-Type"]; !set {
+			a.Header = mergeHeader(a.Header, "Content-Type", contentType)
+		}
+	}
 	for k, v := range a.Header {
 		w.Header().Set(k, v)
+	}
+	if a.Events != nil {
+		s.stream(w, r, a)
+		return
 	}
 	if a.Status != 0 {
 		w.WriteHeader(a.Status)
 	}
 	_, _ = io.WriteString(w, a.Body)
+}
+
+// stream writes a's events one by one, flushing each, holding each until
+// its Wait is closed, and drops the connection after them when a.Cut.
+func (s *Server) stream(w http.ResponseWriter, r *http.Request, a Answer) {
+	if _, set := a.Header["Content-Type"]; !set {
+		w.Header().Set("Content-Type", "text/event-stream")
+	}
+	w.Header().Set("Cache-Control", "no-cache")
+	if a.Status != 0 {
+		w.WriteHeader(a.Status)
+	}
+	rc := http.NewResponseController(w)
+	_ = rc.Flush()
+	for _, e := range a.Events {
+		if e.Wait != nil {
+			select {
+			case <-e.Wait:
+			case <-r.Context().Done():
+				return
+			}
+		}
+		var err error
+		if e.Raw != nil {
+			_, err = w.Write(e.Raw)
+		} else {
+			_, err = io.WriteString(w, formatSSE(e))
+		}
+		if err == nil {
+			err = rc.Flush()
+		}
+		if err != nil {
+			return
+		}
+	}
+	if a.Cut {
+		// Hijack and close: the client reads a connection that ends
+		// without the stream's end.
+		if conn, _, err := rc.Hijack(); err == nil {
+			_ = conn.Close()
+		} else {
+			panic(http.ErrAbortHandler)
+		}
+	}
+}
+
+// formatSSE writes e as a server-sent event.
+func formatSSE(e Event) string {
+	var b strings.Builder
+	if e.Name != "" {
+		b.WriteString("event: " + e.Name + "\n")
+	}
+	for _, line := range strings.Split(e.Data, "\n") {
+		b.WriteString("data: " + line + "\n")
+	}
+	b.WriteString("\n")
+	return b.String()
+}
+
+// asksForStream reports whether a request asks for a streamed answer: a
+// JSON body with "stream": true, or a path of a streaming operation
+// (Bedrock's converse-stream and invoke-with-response-stream).
+func asksForStream(r *http.Request, body []byte) bool {
+	if strings.HasSuffix(r.URL.Path, "-stream") {
+		return true
+	}
+	var v struct {
+		Stream bool `json:"stream"`
+	}
+	return json.Unmarshal(body, &v) == nil && v.Stream
+}
+
+// streamOf turns a whole provider answer into the events its provider
+// would have streamed for it, with the stream's content type: each
+// provider's file knows its shape.
+func streamOf(body []byte) ([]Event, string, bool) {
+	for _, convert := range []func([]byte) ([]Event, string, bool){openAIStreamOf, anthropicStreamOf, chatStreamOf} {
+		if events, contentType, ok := convert(body); ok {
+			return events, contentType, true
+		}
+	}
+	return nil, "", false
+}
+
+func mergeHeader(h map[string]string, k, v string) map[string]string {
+	out := make(map[string]string, len(h)+1)
+	for hk, hv := range h {
+		out[hk] = hv
+	}
+	out[k] = v
+	return out
+}
+
+// Gone returns a channel closed when the client of request i (0-based)
+// goes away before its answer is written whole — a stream the client
+// closed or cancelled. Request i need not have arrived yet.
+func (s *Server) Gone(i int) <-chan struct{} {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.goneLocked(i)
+}
+
+func (s *Server) goneLocked(i int) chan struct{} {
+	ch, ok := s.gone[i]
+	if !ok {
+		ch = make(chan struct{})
+		s.gone[i] = ch
+	}
+	return ch
 }
 
 // URL is the server's base URL, without a path.
