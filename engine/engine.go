@@ -126,3 +126,23 @@ type WorkflowContext interface {
 	// Sleep waits for d on the workflow clock.
 	Sleep(d time.Duration) error
 }
+
+// activityAttemptKey carries an activity attempt's number in its context.
+type activityAttemptKey struct{}
+
+// WithActivityAttempt returns ctx carrying the attempt number n (1 for the
+// first) of the activity it is given to. Engines call it for every attempt.
+func WithActivityAttempt(ctx context.Context, n int) context.Context {
+	return context.WithValue(ctx, activityAttemptKey{}, n)
+}
+
+// ActivityAttempt returns the number of the activity attempt ctx belongs
+// to: 1 for the first, 2 for the first retry, …; 1 when the engine did not
+// say. Activities read it to tell the events of a retried attempt from
+// those of the attempt before.
+func ActivityAttempt(ctx context.Context) int {
+	if n, ok := ctx.Value(activityAttemptKey{}).(int); ok && n > 0 {
+		return n
+	}
+	return 1
+}

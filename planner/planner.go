@@ -75,6 +75,12 @@ type Context interface {
 	RemoveReminder(id string)
 	// RequestOptions are the agent's settings for model requests.
 	RequestOptions() RequestOptions
+	// StreamChunk hands the runtime a piece of the step's model stream as
+	// it arrives (text, a forming call, a search round, a request's
+	// usage), for the run's followers. It is only shown: what the step
+	// decides is its PlanResult. A planner that does not stream never
+	// calls it.
+	StreamChunk(c model.Chunk)
 }
 
 // RequestOptions are an agent's settings for the model requests of a step.

@@ -10,7 +10,10 @@ import (
 // Standard is the model-driven planner: each step sends the prepared
 // messages and the advertised tools to the agent's model and turns the
 // response into a plan — tool calls when the model called tools, a final
-// response otherwise.
+// response otherwise. It always streams the request ([model.Client.Stream])
+// and hands each piece to the run ([Context.StreamChunk]) as it arrives;
+// the plan is made of the complete response only, so a stream that breaks
+// off plans nothing.
 type Standard struct{}
 
 // NewStandard returns the standard planner.
@@ -51,7 +54,14 @@ func (p *Standard) step(ctx context.Context, agent Context) (*PlanResult, error)
 	if opts.Finalize && len(req.Tools) == 0 {
 		req.ToolChoice = model.ToolChoice{Mode: model.ToolChoiceNone}
 	}
-	resp, err := client.Complete(ctx, req)
+	stream, err := client.Stream(ctx, req)
+	if err != nil {
+		return nil, fmt.Errorf("planner: model: %w", err)
+	}
+	resp, err := model.Collect(stream, func(c model.Chunk) error {
+		agent.StreamChunk(c)
+		return nil
+	})
 	if err != nil {
 		return nil, fmt.Errorf("planner: model: %w", err)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"testing"
 
 	"github.com/quiver-go/quiver/model"
@@ -18,6 +19,8 @@ type stepContext struct {
 	msgs   []model.Message
 	defs   []model.ToolDefinition
 	opts   planner.RequestOptions
+	// chunks are the pieces of the stream the planner handed on.
+	chunks []model.Chunk
 }
 
 func (c *stepContext) AdvertisedToolDefinitions() []model.ToolDefinition { return c.defs }
@@ -30,6 +33,7 @@ func (c *stepContext) SearchSettings() model.SearchSettings         { return mod
 func (c *stepContext) AddReminder(planner.Reminder)                 {}
 func (c *stepContext) RemoveReminder(string)                        {}
 func (c *stepContext) RequestOptions() planner.RequestOptions       { return c.opts }
+func (c *stepContext) StreamChunk(ch model.Chunk)                   { c.chunks = append(c.chunks, ch) }
 
 func TestStandardTurnsToolCallsIntoRequests(t *testing.T) {
 	client := scripted.New(scripted.Call("openTable", `{"table":"orders"}`))
@@ -102,5 +106,69 @@ func TestNewToolRequestEncodesWithTheToolCodec(t *testing.T) {
 	}
 	if _, err := planner.NewToolRequest(tool, exportPayload{Table: "orders", Format: "pdf"}); !errors.Is(err, tools.ErrSchemaViolation) {
 		t.Fatalf("a payload breaking the schema: err = %v", err)
+	}
+}
+
+// streamingClient streams a fixed list of chunks, then ends the stream
+// with resp (or with err when resp is nil).
+type streamingClient struct {
+	chunks []model.Chunk
+	resp   *model.Response
+	err    error
+}
+
+func (c *streamingClient) Complete(context.Context, *model.Request) (*model.Response, error) {
+	return nil, errors.New("the standard planner must stream")
+}
+
+func (c *streamingClient) Stream(ctx context.Context, _ *model.Request) (model.Streamer, error) {
+	return model.NewStream(ctx, func(ctx context.Context, emit func(model.Chunk) error) (*model.Response, error) {
+		for _, ch := range c.chunks {
+			if err := emit(ch); err != nil {
+				return nil, err
+			}
+		}
+		return c.resp, c.err
+	}), nil
+}
+
+func TestStandardStreamsTheStepAndPlansFromTheWholeResponse(t *testing.T) {
+	call := model.ToolCall{ID: "c1", Name: "openTable", Payload: json.RawMessage(`{"table":"orders"}`)}
+	client := &streamingClient{
+		chunks: []model.Chunk{
+			{Kind: model.ChunkText, Text: "Opening "},
+			{Kind: model.ChunkText, Text: "it."},
+			{Kind: model.ChunkToolCallDelta, ToolCallDelta: &model.ToolCallDelta{ID: "c1", Name: "openTable", Arguments: `{"table":`}},
+			{Kind: model.ChunkToolCallDelta, ToolCallDelta: &model.ToolCallDelta{ID: "c1", Name: "openTable", Arguments: `"orders"}`}},
+			{Kind: model.ChunkToolCall, ToolCall: &call},
+		},
+		resp: &model.Response{
+			Messages:  []model.Message{{Role: model.RoleAssistant, Parts: []model.Part{model.Text("Opening it."), {Kind: model.PartToolCall, ToolCall: &call}}}},
+			ToolCalls: []model.ToolCall{call},
+		},
+	}
+	ctx := &stepContext{client: client, msgs: []model.Message{model.UserMessage("open orders")}}
+	res, err := planner.NewStandard().PlanStart(context.Background(), &planner.PlanInput{Agent: ctx})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ctx.chunks) != len(client.chunks) {
+		t.Fatalf("the planner handed on %d chunks, want the %d streamed", len(ctx.chunks), len(client.chunks))
+	}
+	if len(res.ToolCalls) != 1 || string(res.ToolCalls[0].Payload) != `{"table":"orders"}` {
+		t.Fatalf("plan = %+v", res)
+	}
+}
+
+func TestStandardPlansNothingFromAStreamThatBreaksOff(t *testing.T) {
+	call := model.ToolCall{ID: "c1", Name: "openTable", Payload: json.RawMessage(`{}`)}
+	client := &streamingClient{
+		chunks: []model.Chunk{{Kind: model.ChunkToolCall, ToolCall: &call}},
+		err:    fmt.Errorf("connection reset: %w", model.ErrStreamInterrupted),
+	}
+	ctx := &stepContext{client: client}
+	res, err := planner.NewStandard().PlanStart(context.Background(), &planner.PlanInput{Agent: ctx})
+	if !errors.Is(err, model.ErrStreamInterrupted) || res != nil {
+		t.Fatalf("plan = %+v, err = %v: want no plan and the interruption", res, err)
 	}
 }

@@ -88,6 +88,12 @@ var eventDecoders = map[EventType]func(json.RawMessage) (Event, error){
 	EventRunInterrupted:         decodeAs[RunInterrupted],
 	EventCacheCheckpointIgnored: decodeAs[CacheCheckpointIgnored],
 	EventRegistryRead:           decodeAs[RegistryRead],
+	EventTextDelta:              decodeAs[TextDelta],
+	EventToolCallStreaming:      decodeAs[ToolCallStreaming],
+	EventSearchRound:            decodeAs[SearchRound],
+	EventStreamUsage:            decodeAs[StreamUsage],
+	EventPlanningRetried:        decodeAs[PlanningRetried],
+	EventToolProgress:           decodeAs[ToolProgress],
 }
 
 // decodeAs decodes data as an event of type E (no data: its zero value).

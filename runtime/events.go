@@ -73,6 +73,11 @@ type EventHeader struct {
 	// together, the planning or tool attempt.
 	Step   int    `json:"step,omitempty"`
 	CallID string `json:"call_id,omitempty"`
+	// Attempt is the attempt of the activity that emitted the event, for
+	// the events a running activity emits as it goes (streamed planning
+	// output, tool progress): 1 for the first, more after a retry (see
+	// [PlanningRetried]). It is 0 on the events the workflow emits.
+	Attempt int `json:"attempt,omitempty"`
 }
 
 // Run implements [Event].

@@ -53,6 +53,7 @@ func (r *runner) execute(b *batchState, ac *admittedCall) (*PendingItem, error) 
 		ResumeMissing: r.agent.reg.Policy.OnMissingFields == MissingFieldsResume,
 		Agent:         r.st.Agent,
 		Contract:      ac.Contract,
+		Events:        r.st.liveHead(r.st.Step),
 	}
 	timeout := r.agent.reg.Policy.toolTimeout()
 	if rem, ok := r.remaining(); ok && (timeout == 0 || rem < timeout) {
@@ -63,7 +64,13 @@ func (r *runner) execute(b *batchState, ac *admittedCall) (*PendingItem, error) 
 	if err := r.flush(); err != nil {
 		return nil, err
 	}
+	in.EventSeq = r.st.EventSeq
 	out, err := engine.ExecuteActivity[executeOutput](r.wctx, activityExecute, engine.ActivityOptions{StartToCloseTimeout: timeout}, in)
+	// The call's progress events took the numbers after the workflow's.
+	r.st.EventSeq = max(r.st.EventSeq, out.LastSeq)
+	if err != nil {
+		r.st.EventSeq = max(r.st.EventSeq, r.rt.live.last(r.st.RunID))
+	}
 	if err != nil {
 		if r.wctx.Context().Err() != nil {
 			return nil, err

@@ -3,6 +3,8 @@ package runtime
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"sync"
 
 	"github.com/quiver-go/quiver/planner"
 	"github.com/quiver-go/quiver/runtime/render"
@@ -24,6 +26,10 @@ type executeInput struct {
 	Agent string `json:"agent,omitempty"`
 	// Contract is a registry call's saved contract.
 	Contract *savedContract `json:"contract,omitempty"`
+	// Events is the header of the call's live events (tool progress), and
+	// EventSeq the last event the workflow recorded before the call.
+	Events   EventHeader `json:"events"`
+	EventSeq int64       `json:"event_seq"`
 }
 
 // executeOutput is the execute activity's output: what the model sees and
@@ -37,6 +43,9 @@ type executeOutput struct {
 	ResultHint string               `json:"result_hint,omitempty"`
 	// Missing lists required fields the payload lacks.
 	Missing []string `json:"missing,omitempty"`
+	// LastSeq is the sequence number of the last progress event of the
+	// call (0: none): the workflow numbers its next events after it.
+	LastSeq int64 `json:"last_seq,omitempty"`
 }
 
 // failedOutput is the output of a call that failed with f.
@@ -63,11 +72,36 @@ func (rt *Runtime) executeActivity(ctx context.Context, in executeInput) (execut
 		return failedOutput(f), nil
 	}
 	call := &toolcall.Call{Ident: in.Ident, Spec: t.spec.Clone(), Payload: in.Payload, Meta: in.Meta, Labels: in.Labels}
+	events := rt.newActivityEvents(ctx, in.Events, in.EventSeq)
+	ctx = tools.WithProgressReporter(ctx, progressReporter(events, in.CallID, in.Ident))
 	out, err := toolcall.Run(ctx, t.toolset.reg.Executor, call, toolcall.Options{RunMissing: in.ResumeMissing, PartnerCursorHeld: t.continued})
-	if err != nil {
-		return executeOutput{}, err
+	lastSeq, logErr := events.close()
+	if err != nil || logErr != nil {
+		return executeOutput{}, errors.Join(err, logErr)
 	}
-	return rt.output(t, out), nil
+	o := rt.output(t, out)
+	if lastSeq > in.EventSeq {
+		o.LastSeq = lastSeq
+	}
+	return o, nil
+}
+
+// progressReporter emits a call's progress reports as [ToolProgress]
+// events, the first [MaxProgressEvents] of them.
+func progressReporter(events *activityEvents, callID string, tool tools.Ident) func(tools.Progress) {
+	var (
+		mu   sync.Mutex
+		sent int
+	)
+	return func(p tools.Progress) {
+		mu.Lock()
+		defer mu.Unlock()
+		if sent >= MaxProgressEvents {
+			return
+		}
+		sent++
+		events.emitCall(callID, ToolProgress{Tool: tool, Progress: p})
+	}
 }
 
 // output is the activity's output of a pipeline outcome, the result hint

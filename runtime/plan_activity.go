@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -41,6 +42,9 @@ type planOutput struct {
 	Contracts map[string]*savedContract `json:"contracts,omitempty"`
 	// Reads reports the step's registry reads.
 	Reads []readReport `json:"reads,omitempty"`
+	// LastSeq is the sequence number of the last event the step streamed
+	// (0: none): the workflow numbers its next events after it.
+	LastSeq int64 `json:"last_seq,omitempty"`
 }
 
 // planActivity builds the step's catalog once and calls the planner.
@@ -62,7 +66,12 @@ func (rt *Runtime) planActivity(ctx context.Context, in planInput) (planOutput, 
 	if err != nil {
 		return planOutput{}, err
 	}
-	pc := &plannerContext{rt: rt, agent: a, st: &in.State, catalog: cat, finalize: in.Finalize, reminders: in.State.Reminders}
+	events := rt.newActivityEvents(ctx, in.State.liveHead(in.State.Step+1), in.State.EventSeq)
+	if events.head.Attempt > 1 {
+		events.emit(PlanningRetried{})
+	}
+	pc := &plannerContext{rt: rt, agent: a, st: &in.State, catalog: cat, finalize: in.Finalize, reminders: in.State.Reminders,
+		stream: newStepStream(events, a.reg.Policy.ModelOutput)}
 	pin := planner.PlanInput{
 		Agent:     pc,
 		RunID:     in.State.RunID,
@@ -76,8 +85,12 @@ func (rt *Runtime) planActivity(ctx context.Context, in planInput) (planOutput, 
 	} else {
 		res, err = a.reg.Planner.PlanResume(ctx, &planner.PlanResumeInput{PlanInput: pin, ToolOutputs: in.State.Outputs, Finalize: in.Finalize})
 	}
+	lastSeq, logErr := events.close()
 	if err != nil {
-		return planOutput{}, fmt.Errorf("planner of agent %q: %w", a.reg.Name, err)
+		return planOutput{}, errors.Join(planningError(a.reg.Name, err), logErr)
+	}
+	if logErr != nil {
+		return planOutput{}, logErr
 	}
 	if res == nil {
 		res = &planner.PlanResult{}
@@ -97,6 +110,9 @@ func (rt *Runtime) planActivity(ctx context.Context, in planInput) (planOutput, 
 	out.IgnoredCheckpoints = pc.ignored.checkpoints()
 	out.Contracts = sources.contracts(cat, res.ToolCalls)
 	out.Reads = sources.reports
+	if lastSeq > in.State.EventSeq {
+		out.LastSeq = lastSeq
+	}
 	return out, nil
 }
 
@@ -135,7 +151,12 @@ type plannerContext struct {
 
 	// ignored gathers the cache checkpoints the model ignored.
 	ignored ignoredCheckpoints
+	// stream emits what the step's model streams.
+	stream *stepStream
 }
+
+// StreamChunk implements planner.Context.
+func (pc *plannerContext) StreamChunk(c model.Chunk) { pc.stream.chunk(c) }
 
 // AdvertisedToolDefinitions implements planner.Context. A finalizing step
 // advertises only terminal tools.

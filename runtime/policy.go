@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/quiver-go/quiver/catalog"
+	"github.com/quiver-go/quiver/engine"
 	"github.com/quiver-go/quiver/model"
 	"github.com/quiver-go/quiver/runtime/history"
 )
@@ -59,6 +60,13 @@ type RunPolicy struct {
 	// a child deeper fails with [toolcall.KindDepthLimit]. 0 means
 	// [DefaultMaxAgentDepth]; [NoAgentTools] refuses every agent tool.
 	MaxAgentDepth int
+	// PlanAttempts is how many times a planning step is tried before its
+	// failure fails the run (0 or 1: once). A retry waits 1 s, doubling up
+	// to 1 min, and starts with a [PlanningRetried] event: what the failed
+	// attempt streamed is void. A step the planner or its model cannot do
+	// at all (no model for the agent, a search the model cannot run) is
+	// not retried, nor is a cancelled run's.
+	PlanAttempts int
 }
 
 // DefaultMaxAgentDepth is how many levels of child runs an agent's run
@@ -97,6 +105,9 @@ const (
 // validate reports every inconsistency of the policy.
 func (p RunPolicy) validate(hasHistoryModel, historyCounts bool) error {
 	var errs []error
+	if p.PlanAttempts < 0 {
+		errs = append(errs, fmt.Errorf("PlanAttempts is %d: use 0 or 1 for one attempt, or more to retry a failed planning step", p.PlanAttempts))
+	}
 	if p.MaxToolCalls < 0 {
 		errs = append(errs, fmt.Errorf("MaxToolCalls is %d: use 0 for no cap or a positive number", p.MaxToolCalls))
 	}
@@ -142,6 +153,14 @@ func (p RunPolicy) planTimeout() time.Duration {
 		return p.Timing.Plan
 	}
 	return 0
+}
+
+// planRetry is the retry policy of planning activities.
+func (p RunPolicy) planRetry() engine.RetryPolicy {
+	if p.PlanAttempts <= 1 {
+		return engine.RetryPolicy{}
+	}
+	return engine.RetryPolicy{MaxAttempts: p.PlanAttempts, InitialInterval: time.Second, BackoffCoefficient: 2, MaxInterval: time.Minute}
 }
 
 func (p RunPolicy) toolTimeout() time.Duration {

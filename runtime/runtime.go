@@ -42,6 +42,8 @@ type Runtime struct {
 	closeOnce     sync.Once
 
 	events eventBus
+	// live numbers and records the events activities emit as they run.
+	live liveRuns
 	// runLog records every run's events; runLogShared is set when it was
 	// given (WithRunLog, WithStore), so other runtimes may share it.
 	runLog          RunLog

@@ -103,6 +103,7 @@ func (r *run) attempt(def *engine.ActivityDefinition, timeout time.Duration, inp
 		ctx, cancel = context.WithCancel(r.ctx)
 	}
 	defer cancel()
+	ctx = engine.WithActivityAttempt(ctx, attempt)
 
 	results := make(chan attemptResult, 1)
 	go func() {

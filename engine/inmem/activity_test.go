@@ -258,3 +258,25 @@ func errString(err error) string {
 	}
 	return err.Error()
 }
+
+func TestEachAttemptKnowsItsNumber(t *testing.T) {
+	e := inmem.New()
+	var seen []int
+	register(t, e, engine.ActivityDefinition{Name: "flaky", Handler: func(ctx context.Context, _ json.RawMessage) (json.RawMessage, error) {
+		seen = append(seen, engine.ActivityAttempt(ctx))
+		if len(seen) < 3 {
+			return nil, errors.New("not yet")
+		}
+		return nil, nil
+	}})
+	err := activityCall(t, e, "flaky", engine.ActivityOptions{Retry: engine.RetryPolicy{MaxAttempts: 3, InitialInterval: time.Millisecond}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(seen) != 3 || seen[0] != 1 || seen[1] != 2 || seen[2] != 3 {
+		t.Fatalf("attempts = %v, want [1 2 3]", seen)
+	}
+	if n := engine.ActivityAttempt(context.Background()); n != 1 {
+		t.Fatalf("a context no engine set says attempt %d, want 1", n)
+	}
+}
