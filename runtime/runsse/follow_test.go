@@ -2,11 +2,16 @@ package runsse
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
+	"net"
 	"net/http"
+	"net/http/httptest"
 	"slices"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/quiver-go/quiver/runtime"
 )
@@ -233,4 +238,58 @@ func TestEventName(t *testing.T) {
 			t.Errorf("eventName(%q) = %v, want %v", name, got, want)
 		}
 	}
+}
+
+// TestClientThatStopsReadingLosesItsStream: a client that holds its
+// connection but reads nothing ends its stream once a write does not
+// finish within WriteTimeout; without a deadline the handler would wait
+// for it as long as it holds the connection.
+func TestClientThatStopsReadingLosesItsStream(t *testing.T) {
+	log := runtime.NewMemoryRunLog()
+	big := strings.Repeat("x", 64<<10)
+	// 2 MiB, many times what the small socket buffers below hold unread.
+	recs := make([]runtime.EventRecord, 32)
+	for i := range recs {
+		recs[i] = record("r1", int64(i+1), runtime.EventToolResult)
+		recs[i].Data = json.RawMessage(`{"text":"` + big + `"}`)
+	}
+	if err := log.Append(context.Background(), "test-owner", recs); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	h := newHandler(t, log, Options{WriteTimeout: 200 * time.Millisecond})
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		defer close(done)
+		h.ServeHTTP(w, r)
+	}))
+	srv.Listener = smallBuffers{srv.Listener}
+	srv.Start()
+	defer srv.Close()
+	client := &http.Client{Transport: &http.Transport{DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
+		c, err := (&net.Dialer{}).DialContext(ctx, network, addr)
+		if err == nil {
+			err = c.(*net.TCPConn).SetReadBuffer(4096)
+		}
+		return c, err
+	}}}
+	resp, err := client.Get(srv.URL + "/?run=r1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Fatal(resp.Status)
+	}
+	<-done // the handler gave up while the client still holds the connection
+}
+
+// smallBuffers gives the connections it accepts a small send buffer.
+type smallBuffers struct{ net.Listener }
+
+func (l smallBuffers) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if err == nil {
+		err = c.(*net.TCPConn).SetWriteBuffer(4096)
+	}
+	return c, err
 }

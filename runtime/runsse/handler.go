@@ -90,6 +90,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	s, err := h.open(w, r)
 	if err != nil {
+		h.opts.Logger.Error("runsse: cannot stream", "err", err)
 		h.refuse(w, r, http.StatusInternalServerError, err.Error())
 		return
 	}
@@ -176,13 +177,17 @@ func canFlush(w http.ResponseWriter) bool {
 	return false
 }
 
-// logStreamEnd logs why a stream ended, when it was not the run's end or
-// the client leaving.
+// logStreamEnd logs why a stream ended early: at warn level when the log
+// failed, at debug level when the client did.
 func (h *handler) logStreamEnd(ctx context.Context, runID string, after int64, err error) {
 	if err == nil || ctx.Err() != nil {
 		return
 	}
-	h.opts.Logger.LogAttrs(ctx, slog.LevelWarn, "runsse: stream ended early; the client resumes from its last event",
+	level := slog.LevelWarn
+	if errors.Is(err, errClient) {
+		level = slog.LevelDebug // a client that went away, or stopped reading
+	}
+	h.opts.Logger.LogAttrs(ctx, level, "runsse: stream ended early; the client resumes from its last event",
 		slog.String("run", runID), slog.Int64("after", after), slog.Any("err", err))
 }
 

@@ -59,9 +59,11 @@ type Options struct {
 	// streams without deadlines, and then only the server's own timeouts
 	// bound a stuck client.
 	WriteTimeout time.Duration
-	// Logger receives what goes wrong: refusals at debug level, log and
-	// write failures at warn (slog.Default() when nil). Credentials are
-	// never logged.
+	// Logger receives what goes wrong (slog.Default() when nil): refusals
+	// at debug level, Authorize's with its error at info, clients that
+	// went away or stopped reading at debug, run log failures at warn, a
+	// ResponseWriter that cannot stream at error. Request headers, and so
+	// credentials, are never logged.
 	Logger *slog.Logger
 }
 

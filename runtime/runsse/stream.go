@@ -18,6 +18,10 @@ const readBatch = 256
 // maxEventNameBytes bounds an event type sent on an event line.
 const maxEventNameBytes = 128
 
+// errClient is wrapped by the errors of writing to the client: it went
+// away, or stopped reading for longer than Options.WriteTimeout.
+var errClient = errors.New("runsse: the client")
+
 // errRunGone ends a stream whose run the log no longer has (it expired).
 var errRunGone = errors.New("runsse: the run is no longer in the run log (it expired)")
 
@@ -156,13 +160,13 @@ func (s *sseWriter) comment(text string) error {
 // send writes the buffer under a fresh deadline and flushes it.
 func (s *sseWriter) send() error {
 	if err := s.setDeadline(); err != nil {
-		return fmt.Errorf("setting the write deadline: %w", err)
+		return fmt.Errorf("%w: setting the write deadline: %w", errClient, err)
 	}
 	if _, err := s.w.Write(s.buf.Bytes()); err != nil {
-		return fmt.Errorf("writing to the client: %w", err)
+		return fmt.Errorf("%w: writing: %w", errClient, err)
 	}
 	if err := s.rc.Flush(); err != nil {
-		return fmt.Errorf("flushing to the client: %w", err)
+		return fmt.Errorf("%w: flushing: %w", errClient, err)
 	}
 	return nil
 }
