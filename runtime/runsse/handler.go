@@ -44,7 +44,7 @@ func New(log runtime.RunLog, opts Options) (http.Handler, error) {
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodGet {
 		w.Header().Set("Allow", http.MethodGet)
-		h.refuse(w, r, http.StatusMethodNotAllowed, fmt.Sprintf("method %s: run events are read with GET", quote(r.Method)))
+		h.refuse(w, r, http.StatusMethodNotAllowed, fmt.Sprintf("runsse: method %s: run events are read with GET", quote(r.Method)))
 		return
 	}
 	runID := h.opts.RunID(r)
@@ -58,8 +58,9 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if !h.opts.AllowCrossOrigin {
-		if err := httpguard.CheckOrigin(r); err != nil {
-			h.refuse(w, r, http.StatusForbidden, err.Error()+" (or let the handler serve other origins: Options.AllowCrossOrigin)")
+		if httpguard.CheckOrigin(r) != nil {
+			h.refuse(w, r, http.StatusForbidden, fmt.Sprintf("runsse: a request from a page of another origin (Origin %s, Sec-Fetch-Site %s): follow runs from this server's own pages, or have the application set Options.AllowCrossOrigin and answer CORS itself",
+				quote(r.Header.Get("Origin")), quote(r.Header.Get("Sec-Fetch-Site"))))
 			return
 		}
 	}
