@@ -56,6 +56,24 @@ func newFixtureWith(t *testing.T, agent AgentRegistration, opts []Option, toolse
 		// tests drive admission of deferred tools directly.
 		f.model.WithNativeSearch()
 	}
+	f.setUp(agent, opts, toolset, client)
+	return f
+}
+
+// newFixtureOn is newFixtureWith on the model client given (f.model is
+// nil).
+func newFixtureOn(t *testing.T, agent AgentRegistration, toolset []fixtureTool, client model.Client) *fixture {
+	t.Helper()
+	f := &fixture{t: t}
+	f.setUp(agent, nil, toolset, client)
+	return f
+}
+
+// setUp makes the fixture's runtime on client, with the toolset and the
+// agent.
+func (f *fixture) setUp(agent AgentRegistration, opts []Option, toolset []fixtureTool, client model.Client) {
+	t := f.t
+	t.Helper()
 	rt, err := New(append([]Option{WithModel(model.ModelClassDefault, client)}, opts...)...)
 	if err != nil {
 		t.Fatal(err)
@@ -101,7 +119,6 @@ func newFixtureWith(t *testing.T, agent AgentRegistration, opts []Option, toolse
 	if err := rt.RegisterAgent(agent); err != nil {
 		t.Fatal(err)
 	}
-	return f
 }
 
 // run runs the agent on one user message and fails the test on error.

@@ -33,7 +33,7 @@ func TestRunLogHoldsEverySubscribedEventOnceInOrder(t *testing.T) {
 		scripted.Reply("There are 3 rows."),
 	)
 	out := f.run("How many orders?")
-	subscribed := evtAll(f, out.RunID)
+	subscribed := evtEvery(f, out.RunID)
 	recs := logOf(t, f.rt, out.RunID)
 	if len(recs) != len(subscribed) {
 		t.Fatalf("the log holds %d events, subscribers saw %d", len(recs), len(subscribed))

@@ -91,6 +91,8 @@ func Example() {
 	// 403 Forbidden
 	// 200 OK
 	//   run_started
+	//   text_delta
+	//   stream_usage
 	//   planned
 	//   usage
 	//   run_completed
