@@ -245,4 +245,3 @@ func (c *Client) SupportsSearch(s model.SearchSettings) error {
 	}
 	return nil
 }
-
