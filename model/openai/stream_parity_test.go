@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/quiver-go/quiver/internal/providerfake"
@@ -108,4 +109,35 @@ func TestBedrockStreams(t *testing.T) {
 		model.ChunkUsage, model.ChunkSearch, model.ChunkToolCallDelta, model.ChunkToolCall, model.ChunkUsage})
 	checkChunks(t, chunks, resp)
 	equal(t, "tool calls", resp.ToolCalls, []model.ToolCall{{ID: "call_1", Name: "start_export", Payload: json.RawMessage(`{"format":"csv"}`)}})
+}
+
+func TestStreamCompletesArgumentsTheDeltasLeftOut(t *testing.T) {
+	const args = `{"id":"r1"}`
+	answer := response("resp_1", "completed", 9, providerfake.OpenAIFunctionCall("fc_1", "call_1", "lookup", "", args))
+	without := func(drop ...string) []providerfake.Event {
+		var out []providerfake.Event
+		for _, e := range providerfake.OpenAIStreamEvents(answer) {
+			if !slices.Contains(drop, e.Name) {
+				out = append(out, e)
+			}
+		}
+		return out
+	}
+	for name, events := range map[string][]providerfake.Event{
+		// The arguments arrive only with the finished item.
+		"no arguments deltas": without("response.function_call_arguments.delta"),
+		// Nor was the call announced when its item started.
+		"no item added": without("response.function_call_arguments.delta", "response.output_item.added"),
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, c := newStreamProvider(t, providerfake.Stream(events...))
+			chunks, resp, err := streamAll(t, c, baseRequest())
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkChunks(t, chunks, resp)
+			equal(t, "chunks", kinds(chunks), []model.ChunkKind{model.ChunkToolCallDelta, model.ChunkToolCall, model.ChunkUsage})
+			equal(t, "call", resp.ToolCalls, []model.ToolCall{{ID: "call_1", Name: "lookup", Payload: json.RawMessage(args)}})
+		})
+	}
 }
