@@ -5,9 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"strings"
 
 	sdk "github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
 	"github.com/openai/openai-go/v3/packages/ssestream"
 	"github.com/openai/openai-go/v3/responses"
 
@@ -64,7 +66,10 @@ func (c *Client) Stream(ctx context.Context, req *model.Request) (model.Streamer
 // the round's final event for run to map, like the response of a whole
 // request.
 func (inv *invocation) streamRound(ctx context.Context, p responses.ResponseNewParams) (*responses.Response, error) {
-	st := inv.c.responses.NewStreaming(ctx, p)
+	// The HTTP response, set once the provider answered: a stream that
+	// began and failed was interrupted, a request that got no answer failed.
+	var answered *http.Response
+	st := inv.c.responses.NewStreaming(ctx, p, option.WithResponseInto(&answered))
 	defer st.Close()
 	r := roundStream{emit: inv.sink, calls: make(map[string]*formingCall)}
 	var final *responses.Response
@@ -96,13 +101,13 @@ func (inv *invocation) streamRound(ctx context.Context, p responses.ResponseNewP
 	if ctx.Err() != nil {
 		return nil, fmt.Errorf("openai: stream: %w", context.Cause(ctx))
 	}
-	return nil, streamFailure(err, events)
+	return nil, streamFailure(err, answered != nil, events)
 }
 
 // streamFailure is the error of a stream that ended without its final
 // event, after events events: the provider's error answer, an error event
-// the SDK read, or an interruption.
-func streamFailure(err error, events int) error {
+// the SDK read, a request that got no answer, or an interruption.
+func streamFailure(err error, answered bool, events int) error {
 	var apiErr *sdk.Error
 	var evErr *ssestream.StreamError
 	switch {
@@ -110,12 +115,12 @@ func streamFailure(err error, events int) error {
 		return wrapSDKError(err)
 	case errors.As(err, &evErr):
 		return streamErrorOf(evErr)
-	case err != nil && events == 0:
+	case err != nil && !answered:
 		return wrapSDKError(err) // the request failed: no stream began
 	case err != nil:
-		return fmt.Errorf("openai: %w: after %d events: %w", model.ErrStreamInterrupted, events, err)
+		return fmt.Errorf("openai: reading the stream after %d events: %w: %w; what was streamed is void, send the request again", events, err, model.ErrStreamInterrupted)
 	}
-	return fmt.Errorf("openai: %w: the provider ended the stream after %d events, without response.completed", model.ErrStreamInterrupted, events)
+	return fmt.Errorf("openai: the provider ended the stream after %d events without response.completed: %w; what was streamed is void, send the request again", events, model.ErrStreamInterrupted)
 }
 
 // streamErrorOf reads an event the SDK stopped at because it holds an

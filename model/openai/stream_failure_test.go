@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/quiver-go/quiver/internal/providerfake"
+	"github.com/quiver-go/quiver/model"
 )
 
 func TestStreamFailuresAreCompletesErrors(t *testing.T) {
@@ -42,6 +43,14 @@ func TestStreamFailuresAreCompletesErrors(t *testing.T) {
 		var se *StreamError
 		if !errors.As(err, &se) || se.Code != "overloaded" || se.Message != "Try again later." {
 			t.Fatalf("err = %v, want a *StreamError", err)
+		}
+	})
+	t.Run("no answer", func(t *testing.T) {
+		p, c := newStreamProvider(t)
+		p.Close()
+		_, _, err := streamAll(t, c, baseRequest())
+		if err == nil || errors.Is(err, model.ErrStreamInterrupted) || !strings.HasPrefix(err.Error(), "openai: request: ") {
+			t.Fatalf("err = %v, want the request's failure, no stream having begun", err)
 		}
 	})
 	t.Run("HTTP error", func(t *testing.T) {

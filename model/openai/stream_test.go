@@ -234,8 +234,9 @@ func TestStreamInterruptedMidArgumentsHasNoCall(t *testing.T) {
 		t.Fatal("no arguments delta to cut after")
 	}
 	for name, answer := range map[string]providerfake.Answer{
-		"connection dropped":  {Events: events[:cutAt], Cut: true},
-		"body ended (no end)": {Events: events[:cutAt]},
+		"connection dropped":       {Events: events[:cutAt], Cut: true},
+		"body ended (no end)":      {Events: events[:cutAt]},
+		"dropped before any event": {Events: []providerfake.Event{}, Cut: true},
 	} {
 		t.Run(name, func(t *testing.T) {
 			_, c := newStreamProvider(t, answer)
@@ -244,6 +245,10 @@ func TestStreamInterruptedMidArgumentsHasNoCall(t *testing.T) {
 				t.Fatalf("err = %v, response %v: want an error wrapping ErrStreamInterrupted", err, resp)
 			}
 			t.Log(err)
+			if len(answer.Events) == 0 {
+				equal(t, "chunks", len(chunks), 0)
+				return
+			}
 			equal(t, "chunks", kinds(chunks), []model.ChunkKind{model.ChunkToolCallDelta})
 			if len(ofKind(chunks, model.ChunkToolCallDelta)) != 2 {
 				t.Errorf("deltas = %+v, want the announcement and the first piece", chunks)
