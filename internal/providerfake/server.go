@@ -116,7 +116,9 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	// A client that goes away before its answer is written whole is
-	// reported by Gone.
+	// reported by Gone: seen by the watcher, or by stream when it stops
+	// for it (both may see it first: the context's end wakes both).
+	markGone := sync.OnceFunc(func() { close(gone) })
 	finished := make(chan struct{})
 	defer close(finished)
 	go func() {
@@ -125,7 +127,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 			select {
 			case <-finished: // the context ends when the handler returns
 			default:
-				close(gone)
+				markGone()
 			}
 		case <-finished:
 		}
@@ -144,7 +146,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set(k, v)
 	}
 	if a.Events != nil {
-		s.stream(w, r, a)
+		s.stream(w, r, a, markGone)
 		return
 	}
 	if a.Status != 0 {
@@ -154,8 +156,9 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 }
 
 // stream writes a's events one by one, flushing each, holding each until
-// its Wait is closed, and drops the connection after them when a.Cut.
-func (s *Server) stream(w http.ResponseWriter, r *http.Request, a Answer) {
+// its Wait is closed, and drops the connection after them when a.Cut. It
+// calls gone when it stops because the client went away.
+func (s *Server) stream(w http.ResponseWriter, r *http.Request, a Answer, gone func()) {
 	if _, set := a.Header["Content-Type"]; !set {
 		w.Header().Set("Content-Type", "text/event-stream")
 	}
@@ -170,6 +173,7 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, a Answer) {
 			select {
 			case <-e.Wait:
 			case <-r.Context().Done():
+				gone()
 				return
 			}
 		}
@@ -183,6 +187,9 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, a Answer) {
 			err = rc.Flush()
 		}
 		if err != nil {
+			if r.Context().Err() != nil {
+				gone()
+			}
 			return
 		}
 	}

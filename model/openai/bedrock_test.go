@@ -77,7 +77,7 @@ func newBedrock(t *testing.T, retries int, exchanges ...exchange) (*providerfake
 		for i, r := range reqs {
 			checkSigV4(t, i, p, r)
 			if i < len(exchanges) && exchanges[i].golden != "" {
-				checkGolden(t, exchanges[i].golden, directBody(t, r.Body))
+				checkGolden(t, exchanges[i].golden, wholeBody(t, directBody(t, r.Body), exchanges[i].streamed))
 			}
 		}
 	})

@@ -82,7 +82,7 @@ func TestPlacedCheckpointsAreNotListed(t *testing.T) {
 }
 
 func TestStreamedResponseListsTheIgnoredCheckpoints(t *testing.T) {
-	_, c := newProvider(t, exchange{golden: "plain", body: response("resp_1", "completed", 5, providerfake.OpenAIMessage("msg_1", "Record r1 is open."))})
+	_, c := newProvider(t, exchange{golden: "plain", streamed: true, body: response("resp_1", "completed", 5, providerfake.OpenAIMessage("msg_1", "Record r1 is open."))})
 	req := baseRequest()
 	req.Tools = catalog()[:1]
 	req.MaxTokens = 0

@@ -201,10 +201,7 @@ func (c *Client) modelID(req *model.Request) (string, error) {
 // Complete implements model.Client: it runs the invocation's search rounds
 // and returns the model's answer with its ordinary tool calls.
 func (c *Client) Complete(ctx context.Context, req *model.Request) (*model.Response, error) {
-	if req == nil {
-		return nil, errors.New("openai: nil request")
-	}
-	inv, err := c.newInvocation(req)
+	inv, err := c.begin(req)
 	if err != nil {
 		return nil, err
 	}
@@ -212,11 +209,26 @@ func (c *Client) Complete(ctx context.Context, req *model.Request) (*model.Respo
 	if err != nil {
 		return nil, err
 	}
+	return inv.finish(resp), nil
+}
+
+// begin validates req and prepares its invocation, for Complete and
+// Stream: a request refused here fails before anything is sent.
+func (c *Client) begin(req *model.Request) (*invocation, error) {
+	if req == nil {
+		return nil, errors.New("openai: nil request")
+	}
+	return c.newInvocation(req)
+}
+
+// finish completes the response of a run with what the request asked for
+// and the provider did not answer.
+func (inv *invocation) finish(resp *model.Response) *model.Response {
 	// A forced deferred tool was sent eagerly: record it so the runtime
 	// admits the call.
-	model.RecordForcedTool(req, resp)
-	resp.IgnoredCheckpoints = ignoredCheckpoints(req)
-	return resp, nil
+	model.RecordForcedTool(inv.req, resp)
+	resp.IgnoredCheckpoints = ignoredCheckpoints(inv.req)
+	return resp
 }
 
 // SupportsSearch implements model.SearchCapable: the Responses API
@@ -232,17 +244,4 @@ func (c *Client) SupportsSearch(s model.SearchSettings) error {
 		return fmt.Errorf("openai: %w", err)
 	}
 	return nil
-}
-
-// Stream implements model.Client. It runs Complete, then delivers the
-// response as chunks: one per text part, one per tool call, then
-// model.ChunkDone with the whole response. Search rounds cannot be streamed
-// piecemeal (each must end before the next request is prepared), so nothing
-// arrives before the invocation ends.
-func (c *Client) Stream(ctx context.Context, req *model.Request) (model.Streamer, error) {
-	resp, err := c.Complete(ctx, req)
-	if err != nil {
-		return nil, err
-	}
-	return model.ResponseStream(ctx, resp), nil
 }

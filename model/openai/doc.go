@@ -112,6 +112,36 @@
 // another adapter discovered it) is advertised as an ordinary function
 // tool, so it stays callable; a search never loads a tool twice.
 //
+// # Streaming
+//
+// Client.Stream runs the invocation Complete runs — the same requests,
+// each with "stream": true, the same search rounds between them — over
+// the Responses API's server-sent events (the SDK's
+// Responses.NewStreaming), and delivers what arrives as it arrives:
+// model.ChunkText for each output_text (or refusal) delta; for each
+// function call, model.ChunkToolCallDelta pieces with its call_id and the
+// name the model called — an announcement, possibly with no arguments,
+// when its output_item.added arrives, then one per
+// function_call_arguments.delta, the pieces joining to its arguments —
+// and a model.ChunkToolCall when its output_item.done arrives, the call
+// Complete returns; a model.ChunkUsage when each request's response
+// completes; and, after each client-executed tool_search call the
+// discovery core answered, a model.ChunkSearch with the query and the wire
+// names it loaded, before the next request (which carries them). A search
+// call never streams a delta or a call. The last chunk, model.ChunkDone,
+// holds the response Complete returns for the same provider answers: each
+// round's response is the one of its response.completed (or
+// response.incomplete) event, mapped by the code Complete uses.
+//
+// A stream that ends without that event fails with an error wrapping
+// model.ErrStreamInterrupted, and a call whose item was not done is never
+// delivered; a response.failed event fails as a failed response does
+// (ErrResponseFailed), an "error" event as a *StreamError (which wraps
+// it), an HTTP error before the stream as an *APIError. Closing the
+// stream, or cancelling its context, cancels the request in flight.
+// Bedrock (WithBedrock) streams the same Responses events through the same
+// SDK client, signed the same way.
+//
 // # Options
 //
 // The options shared with the other adapters have the same names there:

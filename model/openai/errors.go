@@ -139,3 +139,31 @@ func (e *APIError) fillFromAWS(res *http.Response) {
 		e.Type = after
 	}
 }
+
+// StreamError is an "error" event of a streamed response
+// (responses.ResponseErrorEvent: {"type":"error","code","message",
+// "param"}): the provider failed the response after its stream began. It
+// wraps ErrResponseFailed, so a caller branches on it as on a response of
+// Complete that failed.
+type StreamError struct {
+	// Code, Message and Param are the event's fields, possibly empty.
+	Code, Message, Param string
+}
+
+// Error returns the provider's code and message.
+func (e *StreamError) Error() string {
+	s := "openai: the provider failed the streamed response"
+	if e.Code != "" {
+		s += " (" + e.Code + ")"
+	}
+	if e.Param != "" {
+		s += " at " + e.Param
+	}
+	if e.Message != "" {
+		s += ": " + e.Message
+	}
+	return s
+}
+
+// Unwrap returns ErrResponseFailed.
+func (e *StreamError) Unwrap() error { return ErrResponseFailed }

@@ -33,12 +33,15 @@ const searchToolName = "tool_search"
 // tools.ValidWireName accepts.
 const functionNamePattern = `^[a-zA-Z0-9_-]{1,64}$`
 
-// invocation is one Complete call: the request as the provider sees it and
-// what the rounds produced so far.
+// invocation is one Complete or Stream call: the request as the provider
+// sees it and what the rounds produced so far.
 type invocation struct {
 	c       *Client
 	req     *model.Request
 	modelID string
+	// sink receives the chunks of a streamed invocation (Stream), nil when
+	// the rounds are sent whole (Complete).
+	sink func(model.Chunk) error
 
 	instructions string
 	eager        []responses.ToolUnionParam
@@ -171,7 +174,9 @@ func (inv *invocation) loadDiscovered() error {
 }
 
 // run sends rounds until the model answers without searching, the output
-// budget is spent or the provider fails.
+// budget is spent or the provider fails. Each round is sent whole
+// (Complete), or streamed when the invocation has a sink (Stream): either
+// way the round's final response is mapped here, the same for both.
 func (inv *invocation) run(ctx context.Context) (*model.Response, error) {
 	for round := 0; ; round++ {
 		budget := int64(0)
@@ -184,24 +189,30 @@ func (inv *invocation) run(ctx context.Context) (*model.Response, error) {
 		if err := inv.turn.NextRound(); err != nil {
 			return nil, fmt.Errorf("openai: %w", err)
 		}
-		resp, err := inv.c.responses.New(ctx, inv.params(budget))
+		resp, err := inv.send(ctx, inv.params(budget))
 		if err != nil {
-			return nil, wrapSDKError(err)
+			return nil, err
 		}
-		inv.usage = inv.usage.Add(usageOf(resp.Usage))
+		if err := responseError(resp); err != nil {
+			return nil, err
+		}
+		usage := usageOf(resp.Usage)
+		inv.usage = inv.usage.Add(usage)
+		if err := inv.emit(model.Chunk{Kind: model.ChunkUsage, Usage: &usage}); err != nil {
+			return nil, err
+		}
 		pending := inv.take(resp)
-		switch resp.Status {
-		case responses.ResponseStatusCompleted, "", responses.ResponseStatusIncomplete:
-		default:
-			return nil, fmt.Errorf("%w: status %q: %s: %s", ErrResponseFailed, resp.Status, resp.Error.Code, resp.Error.Message)
-		}
-		if reason := resp.IncompleteDetails.Reason; resp.Status == responses.ResponseStatusIncomplete && reason != "max_output_tokens" {
-			return nil, fmt.Errorf("%w: incomplete (%s)", ErrResponseFailed, reason)
-		}
 		// Every completed search call is answered, even in a truncated
 		// response, so that the stored items replay as a valid input.
 		for _, call := range pending {
-			if err := inv.answer(call); err != nil {
+			searched, err := inv.answer(call)
+			if err != nil {
+				return nil, err
+			}
+			if searched == nil {
+				continue
+			}
+			if err := inv.emit(model.Chunk{Kind: model.ChunkSearch, Search: searched}); err != nil {
 				return nil, err
 			}
 		}
@@ -214,6 +225,46 @@ func (inv *invocation) run(ctx context.Context) (*model.Response, error) {
 			return inv.result(""), nil
 		}
 	}
+}
+
+// send sends one round's request: whole, or streamed to the sink.
+func (inv *invocation) send(ctx context.Context, p responses.ResponseNewParams) (*responses.Response, error) {
+	if inv.sink != nil {
+		return inv.streamRound(ctx, p)
+	}
+	resp, err := inv.c.responses.New(ctx, p)
+	if err != nil {
+		return nil, wrapSDKError(err)
+	}
+	return resp, nil
+}
+
+// emit hands a chunk to the sink; without one (Complete) it does nothing.
+func (inv *invocation) emit(c model.Chunk) error {
+	if inv.sink == nil {
+		return nil
+	}
+	return inv.sink(c)
+}
+
+// responseError is the error of a round's response whose status is neither
+// completed nor incomplete for its output budget, nil for the others.
+func responseError(resp *responses.Response) error {
+	switch resp.Status {
+	case responses.ResponseStatusCompleted, "":
+		return nil
+	case responses.ResponseStatusIncomplete:
+		if reason := resp.IncompleteDetails.Reason; reason != "max_output_tokens" {
+			return fmt.Errorf("%w: incomplete (%s)", ErrResponseFailed, reason)
+		}
+		return nil
+	}
+	return failedError(resp)
+}
+
+// failedError is the error of a response that failed.
+func failedError(resp *responses.Response) error {
+	return fmt.Errorf("%w: status %q: %s: %s", ErrResponseFailed, resp.Status, resp.Error.Code, resp.Error.Message)
 }
 
 // params builds one round's request body.

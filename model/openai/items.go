@@ -43,8 +43,7 @@ func (inv *invocation) take(resp *responses.Response) []responses.ResponseToolSe
 				}
 			}
 		case "function_call":
-			fc := item.AsFunctionCall()
-			call := model.ToolCall{ID: fc.CallID, Name: fc.Name, Payload: payloadOf(fc.Arguments)}
+			call := callOf(item.AsFunctionCall())
 			inv.calls = append(inv.calls, call)
 			tc := call
 			inv.parts = append(inv.parts, model.Part{Kind: model.PartToolCall, ToolCall: &tc})
@@ -60,6 +59,14 @@ func (inv *invocation) take(resp *responses.Response) []responses.ResponseToolSe
 		}
 	}
 	return pending
+}
+
+// callOf is the tool call of a function_call item: its call_id, the name
+// the model called (the wire name; a loaded tool's namespace is the same
+// name) and its arguments. A streamed call's ChunkToolCall is built here
+// too, so it is the call Complete returns.
+func callOf(fc responses.ResponseFunctionToolCall) model.ToolCall {
+	return model.ToolCall{ID: fc.CallID, Name: fc.Name, Payload: payloadOf(fc.Arguments)}
 }
 
 // payloadOf returns a call's arguments as JSON. Arguments that are not JSON
@@ -109,7 +116,12 @@ func usageOf(u responses.ResponseUsage) model.Usage {
 // A call the provider cut off (status other than "completed": its
 // arguments may be partial) is not run or counted but is answered with no
 // tools, so the stored items never hold a call without its output.
-func (inv *invocation) answer(call responses.ResponseToolSearchCall) error {
+//
+// It returns the search round the core answered — the query the model
+// wrote and the wire names loaded, none when nothing was, for a streamed
+// invocation's ChunkSearch — or nil for a call cut off, which ran no
+// search.
+func (inv *invocation) answer(call responses.ResponseToolSearchCall) (*model.SearchRound, error) {
 	out := responses.ResponseToolSearchOutputItemParam{
 		Tools:     []responses.ResponseToolSearchOutputItemParamToolUnion{},
 		CallID:    sdk.String(call.CallID),
@@ -117,14 +129,18 @@ func (inv *invocation) answer(call responses.ResponseToolSearchCall) error {
 		Status:    responses.ResponseToolSearchOutputItemParamStatusCompleted,
 	}
 	var told json.RawMessage
+	var searched *model.SearchRound
 	if call.Status == responses.ResponseToolSearchCallStatusCompleted {
-		a := inv.turn.SearchQuery(queryOf(call.Arguments))
+		query := queryOf(call.Arguments)
+		a := inv.turn.SearchQuery(query)
+		searched = &model.SearchRound{Query: query}
 		for _, d := range a.Tools {
 			ns, err := namespaceTool(d)
 			if err != nil {
-				return err
+				return nil, err
 			}
 			out.Tools = append(out.Tools, ns)
+			searched.Found = append(searched.Found, d.Name)
 		}
 		if a.Kind != discovery.Found {
 			told = a.JSON
@@ -132,17 +148,17 @@ func (inv *invocation) answer(call responses.ResponseToolSearchCall) error {
 	}
 	raw, err := json.Marshal(out)
 	if err != nil {
-		return fmt.Errorf("openai: encode tool_search_output: %w", err)
+		return nil, fmt.Errorf("openai: encode tool_search_output: %w", err)
 	}
 	inv.record(raw)
 	if told == nil {
-		return nil
+		return searched, nil
 	}
 	if raw, err = json.Marshal(answerMessage(told)); err != nil {
-		return fmt.Errorf("openai: encode search answer: %w", err)
+		return nil, fmt.Errorf("openai: encode search answer: %w", err)
 	}
 	inv.record(raw)
-	return nil
+	return searched, nil
 }
 
 // answerMessage is the input item that tells the model a search's answer

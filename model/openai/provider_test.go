@@ -29,6 +29,9 @@ type exchange struct {
 	body   string
 	// header holds response headers to set (newBedrock answers them).
 	header map[string]string
+	// streamed says the request asks for a stream ("stream": true): its
+	// body is otherwise the golden one, the body Complete sends.
+	streamed bool
 }
 
 // newProvider starts a local Responses API playing exchanges and returns
@@ -56,11 +59,36 @@ func newProvider(t *testing.T, exchanges ...exchange) (*providerfake.Server, *Cl
 				t.Errorf("request %d: Authorization %q", i+1, got)
 			}
 			if i < len(exchanges) && exchanges[i].golden != "" {
-				checkGolden(t, exchanges[i].golden, r.Body)
+				checkGolden(t, exchanges[i].golden, wholeBody(t, r.Body, exchanges[i].streamed))
 			}
 		}
 	})
 	return p, c
+}
+
+// wholeBody is a request body without its "stream" member, which must be
+// true when streamed and absent otherwise: a streamed request is the
+// request Complete sends, asking for a stream.
+func wholeBody(t *testing.T, body []byte, streamed bool) []byte {
+	t.Helper()
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(body, &m); err != nil {
+		t.Errorf("request body is not a JSON object: %v", err)
+		return body
+	}
+	got, ok := m["stream"]
+	switch {
+	case streamed && string(got) != "true":
+		t.Errorf(`a streamed request has "stream": %s, want true`, got)
+	case !streamed && ok:
+		t.Errorf(`a whole request has "stream": %s`, got)
+	}
+	delete(m, "stream")
+	out, err := json.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
 }
 
 // checkGolden compares a request body with testdata/<name>.json as JSON

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -149,32 +148,6 @@ func TestModelResolution(t *testing.T) {
 	if _, err := bare.modelID(&model.Request{}); !errors.Is(err, model.ErrNoModel) {
 		t.Errorf("err = %v, want ErrNoModel", err)
 	}
-}
-
-func TestStreamDeliversTheResponse(t *testing.T) {
-	_, c := newProvider(t, exchange{body: response("resp_1", "completed", 9,
-		providerfake.OpenAIMessage("msg_1", "Looking."), providerfake.OpenAIFunctionCall("fc_1", "call_1", "lookup", "", `{"id":"r1"}`))})
-	req := baseRequest()
-	s, err := c.Stream(context.Background(), req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	var kinds []model.ChunkKind
-	for {
-		ch, err := s.Recv()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		kinds = append(kinds, ch.Kind)
-		if ch.Kind == model.ChunkDone && len(ch.Response.ToolCalls) != 1 {
-			t.Error("done chunk without the response")
-		}
-	}
-	equal(t, "chunks", kinds, []model.ChunkKind{model.ChunkText, model.ChunkToolCall, model.ChunkDone})
 }
 
 func TestUnwrappedPortableRequestIsRefused(t *testing.T) {
