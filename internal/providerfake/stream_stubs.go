@@ -5,4 +5,3 @@ package providerfake
 
 func openAIStreamOf(body []byte) ([]Event, string, bool)    { return nil, "", false }
 func anthropicStreamOf(body []byte) ([]Event, string, bool) { return nil, "", false }
-func chatStreamOf(body []byte) ([]Event, string, bool)      { return nil, "", false }
