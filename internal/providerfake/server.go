@@ -116,18 +116,19 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	// A client that goes away before its answer is written whole is
-	// reported by Gone.
-	finished := make(chan struct{})
-	defer close(finished)
+	// reported by Gone. written is closed only once the answer is whole:
+	// a handler that stops early because the client went away (a held
+	// event's select) must not hide it.
+	written := make(chan struct{})
 	go func() {
 		select {
 		case <-r.Context().Done():
 			select {
-			case <-finished: // the context ends when the handler returns
+			case <-written: // the context ends when the handler returns
 			default:
 				close(gone)
 			}
-		case <-finished:
+		case <-written:
 		}
 	}()
 	if a.Events == nil && (a.Status == 0 || a.Status == http.StatusOK) && asksForStream(r, body) {
@@ -144,18 +145,22 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set(k, v)
 	}
 	if a.Events != nil {
-		s.stream(w, r, a)
+		if s.stream(w, r, a) {
+			close(written)
+		}
 		return
 	}
 	if a.Status != 0 {
 		w.WriteHeader(a.Status)
 	}
 	_, _ = io.WriteString(w, a.Body)
+	close(written)
 }
 
 // stream writes a's events one by one, flushing each, holding each until
-// its Wait is closed, and drops the connection after them when a.Cut.
-func (s *Server) stream(w http.ResponseWriter, r *http.Request, a Answer) {
+// its Wait is closed, and drops the connection after them when a.Cut. It
+// reports whether it wrote them all (the client stayed).
+func (s *Server) stream(w http.ResponseWriter, r *http.Request, a Answer) bool {
 	if _, set := a.Header["Content-Type"]; !set {
 		w.Header().Set("Content-Type", "text/event-stream")
 	}
@@ -170,7 +175,7 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, a Answer) {
 			select {
 			case <-e.Wait:
 			case <-r.Context().Done():
-				return
+				return false
 			}
 		}
 		var err error
@@ -183,7 +188,7 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, a Answer) {
 			err = rc.Flush()
 		}
 		if err != nil {
-			return
+			return false
 		}
 	}
 	if a.Cut {
@@ -195,6 +200,7 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, a Answer) {
 			panic(http.ErrAbortHandler)
 		}
 	}
+	return true
 }
 
 // formatSSE writes e as a server-sent event.
