@@ -1,7 +1,9 @@
 package compat
 
 import (
+	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"reflect"
@@ -301,5 +303,66 @@ func TestStreamReportsAProviderErrorOnFirstRecv(t *testing.T) {
 	var pe *APIError
 	if !errors.As(err, &pe) || pe.StatusCode != http.StatusTooManyRequests || pe.Message != "queue full" || errors.Is(err, model.ErrStreamInterrupted) {
 		t.Fatalf("err = %v", err)
+	}
+}
+
+// TestStreamWithPortableSearchStreamsEveryRoundFromTheServer streams an
+// invocation with a search round from a Chat Completions server: both
+// requests stream, the search is one ChunkSearch, the search_tools call
+// never reaches the stream, the second request carries the found tool and
+// the final response is the one Complete returns.
+func TestStreamWithPortableSearchStreamsEveryRoundFromTheServer(t *testing.T) {
+	answers := []providerfake.Answer{
+		callsTool("call_s1", "search_tools", `{"query":"export a table to csv"}`),
+		callsTool("call_b1", "startExport", `{"table":"orders"}`),
+	}
+	p := newProvider(t, append(answers, answers...)...)
+	c := p.client()
+	want, err := c.Complete(ctx(t), portableRequest(model.UserMessage("Export orders")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := c.Stream(ctx(t), portableRequest(model.UserMessage("Export orders")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	got, err := recvAll(t, st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var search []model.SearchRound
+	var calls []string
+	for _, ch := range got {
+		switch ch.Kind {
+		case model.ChunkToolCallDelta:
+			if ch.ToolCallDelta.Name != "startExport" {
+				t.Fatalf("a delta of %q reached the stream", ch.ToolCallDelta.Name)
+			}
+		case model.ChunkToolCall:
+			calls = append(calls, ch.ToolCall.Name)
+		case model.ChunkSearch:
+			search = append(search, *ch.Search)
+		}
+	}
+	if len(search) != 1 || search[0].Query != "export a table to csv" || !reflect.DeepEqual(search[0].Found, []string{"startExport"}) {
+		t.Fatalf("searches = %+v", search)
+	}
+	if !reflect.DeepEqual(calls, []string{"startExport"}) {
+		t.Fatalf("calls = %v", calls)
+	}
+	for i := 2; i < 4; i++ {
+		if p.Body(i)["stream"] != true {
+			t.Fatalf("request %d did not ask for a stream", i+1)
+		}
+		// The streamed invocation sends what Complete sent, streaming.
+		b := p.Body(i)
+		delete(b, "stream")
+		delete(b, "stream_options")
+		raw, _ := json.Marshal(b)
+		providerfake.AssertJSON(t, fmt.Sprintf("streamed request %d", i-1), raw, string(p.Request(i-2).Body))
+	}
+	if last := got[len(got)-1]; last.Kind != model.ChunkDone || !reflect.DeepEqual(last.Response, want) {
+		t.Fatalf("final response %+v\nComplete returned %+v", last.Response, want)
 	}
 }
