@@ -233,7 +233,7 @@ func asksForStream(r *http.Request, body []byte) bool {
 // would have streamed for it, with the stream's content type: each
 // provider's file knows its shape.
 func streamOf(body []byte) ([]Event, string, bool) {
-	for _, convert := range []func([]byte) ([]Event, string, bool){openAIStreamOf, anthropicStreamOf, chatStreamOf} {
+	for _, convert := range []func([]byte) ([]Event, string, bool){openAIStreamOf, anthropicStreamOf, chatStreamOf, bedrockStreamOf} {
 		if events, contentType, ok := convert(body); ok {
 			return events, contentType, true
 		}
