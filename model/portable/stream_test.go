@@ -24,7 +24,7 @@ func searchThenExport() []scripted.Step {
 
 // TestStreamWithPortableSearchStreamsEveryRound streams both rounds from a
 // streaming inner client: the first round's text, the search as one
-// ChunkSearch before the second request is sent, the second round's text
+// ChunkSearch between the rounds, the second round's text
 // and call; the search tool's deltas and call never appear; the second
 // request carries the found tool; the final response is Complete's.
 func TestStreamWithPortableSearchStreamsEveryRound(t *testing.T) {
@@ -42,6 +42,7 @@ func TestStreamWithPortableSearchStreamsEveryRound(t *testing.T) {
 	var searches []model.SearchRound
 	var calls []model.ToolCall
 	var usage model.Usage
+	var usages int
 	var done *model.Response
 	for {
 		c, err := st.Recv()
@@ -61,14 +62,15 @@ func TestStreamWithPortableSearchStreamsEveryRound(t *testing.T) {
 		case model.ChunkToolCall:
 			calls = append(calls, *c.ToolCall)
 		case model.ChunkSearch:
-			// The producer waits for this chunk to be received before it
-			// sends the next request.
-			if n := inner.Calls(); n != 1 || text.String() != "Let me look for an export tool." {
-				t.Fatalf("the search arrived after %d requests and the text %q, want between the rounds", n, text.String())
+			// After the whole first round (its text and its usage), before
+			// anything of the second.
+			if usages != 1 || text.String() != "Let me look for an export tool." {
+				t.Fatalf("the search arrived after %d usage chunks and the text %q, want between the rounds", usages, text.String())
 			}
 			searches = append(searches, *c.Search)
 		case model.ChunkUsage:
 			usage = usage.Add(*c.Usage)
+			usages++
 		case model.ChunkDone:
 			done = c.Response
 		}
