@@ -116,20 +116,19 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	// A client that goes away before its answer is written whole is
-	// reported by Gone: seen by the watcher, or by stream when it stops
-	// for it (both may see it first: the context's end wakes both).
-	markGone := sync.OnceFunc(func() { close(gone) })
-	finished := make(chan struct{})
-	defer close(finished)
+	// reported by Gone. written is closed only once the answer is whole:
+	// a handler that stops early because the client went away (a held
+	// event's select) must not hide it.
+	written := make(chan struct{})
 	go func() {
 		select {
 		case <-r.Context().Done():
 			select {
-			case <-finished: // the context ends when the handler returns
+			case <-written: // the context ends when the handler returns
 			default:
-				markGone()
+				close(gone)
 			}
-		case <-finished:
+		case <-written:
 		}
 	}()
 	if a.Events == nil && (a.Status == 0 || a.Status == http.StatusOK) && asksForStream(r, body) {
@@ -146,19 +145,22 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set(k, v)
 	}
 	if a.Events != nil {
-		s.stream(w, r, a, markGone)
+		if s.stream(w, r, a) {
+			close(written)
+		}
 		return
 	}
 	if a.Status != 0 {
 		w.WriteHeader(a.Status)
 	}
 	_, _ = io.WriteString(w, a.Body)
+	close(written)
 }
 
 // stream writes a's events one by one, flushing each, holding each until
 // its Wait is closed, and drops the connection after them when a.Cut. It
-// calls gone when it stops because the client went away.
-func (s *Server) stream(w http.ResponseWriter, r *http.Request, a Answer, gone func()) {
+// reports whether it wrote them all (the client stayed).
+func (s *Server) stream(w http.ResponseWriter, r *http.Request, a Answer) bool {
 	if _, set := a.Header["Content-Type"]; !set {
 		w.Header().Set("Content-Type", "text/event-stream")
 	}
@@ -173,8 +175,7 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, a Answer, gone f
 			select {
 			case <-e.Wait:
 			case <-r.Context().Done():
-				gone()
-				return
+				return false
 			}
 		}
 		var err error
@@ -187,10 +188,7 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, a Answer, gone f
 			err = rc.Flush()
 		}
 		if err != nil {
-			if r.Context().Err() != nil {
-				gone()
-			}
-			return
+			return false
 		}
 	}
 	if a.Cut {
@@ -202,6 +200,7 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, a Answer, gone f
 			panic(http.ErrAbortHandler)
 		}
 	}
+	return true
 }
 
 // formatSSE writes e as a server-sent event.
@@ -234,7 +233,7 @@ func asksForStream(r *http.Request, body []byte) bool {
 // would have streamed for it, with the stream's content type: each
 // provider's file knows its shape.
 func streamOf(body []byte) ([]Event, string, bool) {
-	for _, convert := range []func([]byte) ([]Event, string, bool){openAIStreamOf, anthropicStreamOf, chatStreamOf} {
+	for _, convert := range []func([]byte) ([]Event, string, bool){openAIStreamOf, anthropicStreamOf, chatStreamOf, bedrockStreamOf} {
 		if events, contentType, ok := convert(body); ok {
 			return events, contentType, true
 		}

@@ -4,4 +4,3 @@ package providerfake
 // replaces its stub.
 
 func anthropicStreamOf(body []byte) ([]Event, string, bool) { return nil, "", false }
-func chatStreamOf(body []byte) ([]Event, string, bool)      { return nil, "", false }

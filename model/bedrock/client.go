@@ -54,6 +54,7 @@ func New(opts ...Option) (*Client, error) {
 				o.RetryMaxAttempts = *cfg.maxRetries + 1
 			}
 		}
+		o.HTTPClient = guardBodies(o.HTTPClient)
 	})
 	return &Client{cfg: cfg, api: api}, nil
 }
@@ -95,16 +96,6 @@ func (c *Client) Complete(ctx context.Context, req *model.Request) (*model.Respo
 	}
 	resp.IgnoredCheckpoints = req.Cache.Requested()
 	return resp, nil
-}
-
-// Stream implements model.Client: it completes the invocation with
-// Converse, then delivers it as chunks (model.ResponseStream).
-func (c *Client) Stream(ctx context.Context, req *model.Request) (model.Streamer, error) {
-	resp, err := c.Complete(ctx, req)
-	if err != nil {
-		return nil, err
-	}
-	return model.ResponseStream(ctx, resp), nil
 }
 
 // input checks that req fits the Converse API and builds its input.

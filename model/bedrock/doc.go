@@ -1,6 +1,7 @@
 // Package bedrock adapts model.Client to Amazon Bedrock's Converse API
-// (POST /model/{modelId}/converse) through the official SDK,
-// github.com/aws/aws-sdk-go-v2/service/bedrockruntime (Client.Converse).
+// (POST /model/{modelId}/converse, and converse-stream for Stream) through
+// the official SDK, github.com/aws/aws-sdk-go-v2/service/bedrockruntime
+// (Client.Converse, Client.ConverseStream).
 // It owns every Bedrock model that is neither Claude through InvokeModel
 // (the model/anthropic adapter on Bedrock) nor OpenAI's Responses API:
 // Amazon Nova, Meta Llama, Mistral, Cohere, AI21, DeepSeek and the other
@@ -59,8 +60,20 @@
 //   - Prompt-cache checkpoints (Request.Cache) are not placed: they are
 //     listed in Response.IgnoredCheckpoints, since only some Converse
 //     models accept cachePoint blocks.
-//   - Stream completes the invocation with Converse and then delivers it
-//     as chunks (model.ResponseStream); ConverseStream is not used yet.
+//   - Stream sends the same request to ConverseStream (POST
+//     /model/{modelId}/converse-stream) and reads its event stream: text
+//     deltas as model.ChunkText, a tool call's start and input deltas as
+//     model.ChunkToolCallDelta, its contentBlockStop as the
+//     model.ChunkToolCall, the metadata event's usage as model.ChunkUsage,
+//     and messageStop's stop reason in the final response, which is the
+//     one Complete returns for the same content. An event stream that
+//     ends before messageStop and metadata (a cut connection, an
+//     exception event) fails with model.ErrStreamInterrupted; no
+//     unfinished call is delivered. Close cancels the request.
+//   - Request bodies reach net/http without their WriteTo method: smithy-go
+//     closes a body once the response headers arrive, and its WriteTo then
+//     fails the transport's last read, which closed the connection under
+//     the answer being read (see guardBodies).
 //   - An error answered by Bedrock is an *APIError (status, exception
 //     name, message, request id) wrapping the SDK's error; its Temporary
 //     method reports the retryable ones: ThrottlingException (429),

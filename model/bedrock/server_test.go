@@ -6,12 +6,15 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
+
+	"github.com/quiver-go/quiver/internal/providerfake"
 )
 
 // answer is one reply of the fake Converse server.
@@ -41,7 +44,9 @@ type recorded struct {
 }
 
 // fake is a local server speaking Converse's wire protocol: POST
-// /model/{modelId}/converse with a JSON body, answered from a queue.
+// /model/{modelId}/converse with a JSON body, answered from a queue; a
+// POST to /model/{modelId}/converse-stream (Stream) gets the answer as
+// ConverseStream frames (providerfake.BedrockStreamEvents).
 type fake struct {
 	t   *testing.T
 	srv *httptest.Server
@@ -79,6 +84,19 @@ func (f *fake) serve(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("X-Amzn-Requestid", "req-1")
 	if a.errorType != "" {
 		w.Header().Set("X-Amzn-Errortype", a.errorType)
+	}
+	if strings.HasSuffix(r.URL.Path, "/converse-stream") && a.status == http.StatusOK {
+		// ConverseStream: the answer's events, as Bedrock frames them.
+		events := providerfake.BedrockStreamEvents(a.body)
+		if events == nil {
+			f.t.Errorf("request %s asks for a stream and its scripted answer is not a Converse answer: %s", r.URL.Path, a.body)
+		}
+		w.Header().Set("Content-Type", providerfake.BedrockStreamContentType)
+		w.WriteHeader(a.status)
+		for _, e := range events {
+			_, _ = w.Write(e.Raw)
+		}
+		return
 	}
 	w.WriteHeader(a.status)
 	_, _ = io.WriteString(w, a.body)

@@ -72,9 +72,14 @@ func (c *Client) Complete(ctx context.Context, req *model.Request) (*model.Respo
 	return c.search.Complete(ctx, req)
 }
 
-// Stream implements model.Client. Plain requests stream from the server as
-// server-sent events; requests with portable search complete their search
-// rounds first and are then delivered as chunks (portable.Client.Stream).
+// Stream implements model.Client: the server's answer streams as
+// server-sent events — text as it is written, each call's argument
+// fragments (model.ChunkToolCallDelta) and the call once it is finished,
+// the usage, then the whole response. Requests with portable search
+// stream every round (portable.Client.Stream), with a model.ChunkSearch
+// for each search answered between them. A stream cut off before the
+// server's finish_reason fails with model.ErrStreamInterrupted and
+// delivers no unfinished call; Close cancels the request.
 func (c *Client) Stream(ctx context.Context, req *model.Request) (model.Streamer, error) {
 	if req == nil {
 		return nil, errors.New("compat: nil request")
@@ -107,7 +112,7 @@ func (c *chatClient) Complete(ctx context.Context, req *model.Request) (*model.R
 	return resp, nil
 }
 
-// Stream sends one streaming chat completion request.
+// Stream sends one streaming chat completion request (see stream).
 func (c *chatClient) Stream(ctx context.Context, req *model.Request) (model.Streamer, error) {
 	params, err := c.params(req)
 	if err != nil {

@@ -19,7 +19,14 @@
 //     compatible servers ignore or reject max_completion_tokens);
 //   - responses as one assistant message with text and tool-call parts,
 //     Response.ToolCalls, usage (prompt, completion and cached tokens when
-//     the server reports them) and the stop reason from finish_reason.
+//     the server reports them) and the stop reason from finish_reason;
+//   - streams (Client.Stream) as the same request with "stream": true and
+//     stream_options.include_usage, answered with chat.completion.chunk
+//     events: text chunks as content arrives, a model.ChunkToolCallDelta
+//     per argument fragment (the id and name from the call's first
+//     fragment), a model.ChunkToolCall per finished call, a
+//     model.ChunkUsage from the usage chunk, then model.ChunkDone with the
+//     response Complete would have returned.
 //
 // Invariants:
 //
@@ -44,6 +51,11 @@
 //     model.Response.IgnoredCheckpoints — in portable mode too, gathered
 //     over the search rounds — so the caller can report them; the request
 //     does not fail for them.
+//   - A streamed call is delivered only once it is finished: when the
+//     next call starts or finish_reason arrives. A stream that ends
+//     without finish_reason (the connection cut, the server stopping)
+//     fails with an error wrapping model.ErrStreamInterrupted, with no
+//     unfinished call and no model.ChunkDone delivered.
 //   - An error status from the server is an *APIError carrying the
 //     status and the server's message and wrapping the SDK's *openai.Error.
 //   - The client never reads OPENAI_* environment variables: a key meant for

@@ -90,28 +90,12 @@ func (c *Client) Complete(ctx context.Context, req *model.Request) (*model.Respo
 	if err != nil {
 		return nil, err
 	}
-	resp, err := s.run(ctx)
+	resp, err := s.run(ctx, c.inner.Complete, nil)
 	if err != nil {
 		return nil, err
 	}
 	model.RecordForcedTool(req, resp)
 	return resp, nil
-}
-
-// Stream implements model.Client: it completes the whole invocation (search
-// rounds included), then delivers it as chunks.
-func (c *Client) Stream(ctx context.Context, req *model.Request) (model.Streamer, error) {
-	if req == nil {
-		return nil, errNilRequest
-	}
-	if !Handles(req) {
-		return c.inner.Stream(ctx, req)
-	}
-	resp, err := c.Complete(ctx, req)
-	if err != nil {
-		return nil, err
-	}
-	return model.ResponseStream(ctx, resp), nil
 }
 
 // maxInvalidCallRounds bounds the model rounds of one invocation that
@@ -247,7 +231,14 @@ func (s *session) tools() []model.ToolDefinition {
 	return out
 }
 
-func (s *session) run(ctx context.Context) (*model.Response, error) {
+// round runs one provider request of an invocation: the inner client's
+// Complete, or a streamed request whose chunks pass through (Stream).
+type round func(ctx context.Context, req *model.Request) (*model.Response, error)
+
+// run plays the invocation's rounds with do, answering the searches
+// between them; onSearch (nil: none) hears each round of searches once it
+// is answered, before the next request.
+func (s *session) run(ctx context.Context, do round, onSearch func([]model.SearchRound) error) (*model.Response, error) {
 	onlyInvalid := false
 	for {
 		if onlyInvalid {
@@ -273,7 +264,7 @@ func (s *session) run(ctx context.Context) (*model.Response, error) {
 				return &s.out, nil
 			}
 		}
-		resp, err := s.c.inner.Complete(ctx, &inner)
+		resp, err := do(ctx, &inner)
 		if err != nil {
 			return nil, err
 		}
@@ -306,7 +297,12 @@ func (s *session) run(ctx context.Context) (*model.Response, error) {
 			s.out.StopReason = resp.StopReason
 			return &s.out, nil
 		}
-		results := s.answer(own)
+		results, rounds := s.answer(own)
+		if onSearch != nil {
+			if err := onSearch(rounds); err != nil {
+				return nil, err
+			}
+		}
 		s.out.Messages = append(s.out.Messages, results)
 		s.msgs = append(s.msgs, results.Clone())
 		if len(calls) > 0 {

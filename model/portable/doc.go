@@ -22,6 +22,13 @@
 // name on every adapter that searches; values out of range are reported by
 // SupportsSearch and by every portable request.
 //
+// Client.Stream streams every round from the wrapped client's Stream:
+// text, argument deltas, calls and usage pass through as they arrive, the
+// search tool's own deltas and calls never do, and each search answered
+// between two rounds is one model.ChunkSearch (its query and the tools it
+// found), sent before the next round's request, which already carries the
+// found tools. The final chunk holds the response Complete would return.
+//
 // With SearchSettings.CallTool the tools array never changes within a
 // run: inline tools, the search tool and model.CallToolName. A search
 // answers with the found tools' definitions, and a call_tool(name,

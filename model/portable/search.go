@@ -45,12 +45,14 @@ func (s *session) unwrap(tc model.ToolCall) (model.ToolCall, error) {
 // answer runs the searches of one response through the discovery core and
 // returns the tool message holding their answers — and the answers to the
 // unreadable call-tool calls — in the order of the calls, with the
-// discovery record of this round. Matches join the active set here, inside
-// the search execution, so the very next request carries them; in
-// call-tool mode they are loaded in the turn only, and the answer carries
-// their definitions instead.
-func (s *session) answer(calls []ownCall) model.Message {
+// discovery record of this round, and the searches as a stream reports
+// them (model.ChunkSearch). Matches join the active set here, inside the
+// search execution, so the very next request carries them; in call-tool
+// mode they are loaded in the turn only, and the answer carries their
+// definitions instead.
+func (s *session) answer(calls []ownCall) (model.Message, []model.SearchRound) {
 	msg := model.Message{Role: model.RoleTool}
+	var rounds []model.SearchRound
 	for _, oc := range calls {
 		var content json.RawMessage
 		isError := true
@@ -59,6 +61,7 @@ func (s *session) answer(calls []ownCall) model.Message {
 		} else {
 			a := s.turn.Search(oc.call.Payload)
 			content, isError = a.JSON, a.IsError()
+			rounds = append(rounds, searchRound(a, oc.call.Payload))
 			if s.callTool {
 				content = a.CallToolJSON(model.CallToolName)
 			} else {
@@ -74,5 +77,23 @@ func (s *session) answer(calls []ownCall) model.Message {
 	if d, ok := s.turn.TakeRecord(); ok {
 		msg.SetDiscovery(d)
 	}
-	return msg
+	return msg, rounds
+}
+
+// searchRound reports a search: its query (as the model wrote it when the
+// search did not run) and the wire names of the tools it made callable.
+func searchRound(a discovery.Answer, payload json.RawMessage) model.SearchRound {
+	r := model.SearchRound{Query: a.Query}
+	if r.Query == "" {
+		var args struct {
+			Query string `json:"query"`
+		}
+		if json.Unmarshal(payload, &args) == nil {
+			r.Query = args.Query
+		}
+	}
+	for _, d := range a.Tools {
+		r.Found = append(r.Found, d.Name)
+	}
+	return r
 }

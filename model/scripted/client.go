@@ -25,6 +25,8 @@ type Client struct {
 	// nativeSearch is set by WithNativeSearch: the client then plays a
 	// provider that searches deferred tools natively.
 	nativeSearch atomic.Bool
+	// streaming is set by WithStreaming: Stream then delivers pieces.
+	streaming atomic.Bool
 
 	countOnce sync.Once
 	counter   *tokencount.Counter
@@ -83,7 +85,7 @@ func (c *Client) Complete(ctx context.Context, req *model.Request) (*model.Respo
 		return nil, fmt.Errorf("scripted: step %d: %w", i+1, step.err)
 	}
 	if step.play == nil {
-		return nil, fmt.Errorf("scripted: step %d is the zero Step: build steps with Reply, Call, Calls, Assistant, Respond, Fail, Func or Choose", i+1)
+		return nil, fmt.Errorf("scripted: step %d is the zero Step: build steps with Reply, Call, Calls, Assistant, Respond, Fail, FailMidStream, Func or Choose", i+1)
 	}
 	own := cloneRequest(req)
 	resp, err := step.play(ctx, c, &own)
@@ -94,19 +96,6 @@ func (c *Client) Complete(ctx context.Context, req *model.Request) (*model.Respo
 		return nil, fmt.Errorf("scripted: step %d %s: %w", i+1, step, err)
 	}
 	return resp, nil
-}
-
-// Stream answers req like Complete and delivers the response as chunks:
-// one per text part, one per tool call of Response.ToolCalls, then
-// ChunkDone with the whole response; then Recv returns io.EOF. Errors that
-// Complete would return are returned by Stream itself. Recv fails once ctx
-// is cancelled.
-func (c *Client) Stream(ctx context.Context, req *model.Request) (model.Streamer, error) {
-	resp, err := c.Complete(ctx, req)
-	if err != nil {
-		return nil, err
-	}
-	return model.ResponseStream(ctx, resp), nil
 }
 
 // Requests returns deep copies of the requests received so far, in order.

@@ -137,7 +137,7 @@ func TestStreamOrder(t *testing.T) {
 			done = ch.Response
 		}
 	}
-	wantKinds := []model.ChunkKind{model.ChunkText, model.ChunkToolCall, model.ChunkToolCall, model.ChunkDone}
+	wantKinds := []model.ChunkKind{model.ChunkText, model.ChunkToolCall, model.ChunkToolCall, model.ChunkUsage, model.ChunkDone}
 	if !reflect.DeepEqual(kinds, wantKinds) {
 		t.Errorf("chunks = %v, want %v", kinds, wantKinds)
 	}
@@ -164,8 +164,9 @@ func TestStreamReplyAndFailure(t *testing.T) {
 	}
 	first, _ := s.Recv()
 	second, _ := s.Recv()
-	if first.Kind != model.ChunkText || second.Kind != model.ChunkDone || second.Response.Text() != "hi" {
-		t.Errorf("chunks = %+v, %+v", first, second)
+	third, _ := s.Recv()
+	if first.Kind != model.ChunkText || second.Kind != model.ChunkUsage || third.Kind != model.ChunkDone || third.Response.Text() != "hi" || *second.Usage != third.Response.Usage {
+		t.Errorf("chunks = %+v, %+v, %+v", first, second, third)
 	}
 	if _, err := c.Stream(context.Background(), request("b")); err != boom {
 		t.Errorf("Stream of a Fail step = %v", err)

@@ -12,12 +12,27 @@
 // Each Step answers one request, in order. Reply, Call, Calls and
 // Assistant build an assistant message (text and tool-call parts) whose
 // calls are repeated in Response.ToolCalls; Respond returns a response
-// verbatim; Fail returns an error; Func computes the response from the
-// request and Choose picks the step from it (e.g. to call a tool the
-// request shows was discovered); IgnoreCache wraps a step so its response
+// verbatim; Fail returns an error (FailMidStream, below, fails a stream
+// midway); Func computes the response from the request and Choose picks
+// the step from it (e.g. to call a tool the request shows was
+// discovered); IgnoreCache wraps a step so its response
 // lists the request's cache checkpoints as ignored, as an adapter for a
 // provider without prompt caching does. A request after the last step
 // fails with ErrScriptExhausted.
+//
+// Streaming: Stream plays the next step and delivers its response as
+// chunks — by default one per text part and one per call
+// (model.ResponseStream). WithStreaming makes it stream as a provider
+// does: text in word pieces, each call's arguments in pieces
+// (model.ChunkToolCallDelta) before the call, a usage chunk, then
+// model.ChunkDone. FailMidStream scripts a stream that breaks: its text
+// arrives, then Recv fails with the step's error (model.ErrStreamInterrupted
+// for a dropped connection), and the retried request plays the next step:
+//
+//	client := scripted.New(
+//		scripted.FailMidStream("The sales", model.ErrStreamInterrupted),
+//		scripted.Reply("The sales table is open."),
+//	).WithStreaming()
 //
 // Deferred tools: a plain client declares no tool search. Its
 // SupportsSearch (model.SearchCapable) refuses native mode with

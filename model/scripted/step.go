@@ -22,8 +22,8 @@ type ToolCallSpec struct {
 }
 
 // Step answers one request of a script. Build steps with Reply, Call,
-// Calls, Assistant, Respond, Fail, Func and Choose; the zero Step fails
-// when played.
+// Calls, Assistant, Respond, Fail, FailMidStream, Func and Choose; the
+// zero Step fails when played.
 type Step struct {
 	// label names the step in errors, e.g. Call("search_tools").
 	label string
