@@ -157,7 +157,7 @@ func (w *eventWriter) item(i int, raw json.RawMessage) error {
 		if err := json.Unmarshal(head.Arguments, &args); err != nil {
 			return fmt.Errorf(`function_call "arguments" must be a string: %w`, err)
 		}
-		for _, piece := range pieces(args) {
+		for _, piece := range thirds(args) {
 			w.add("response.function_call_arguments.delta", map[string]any{"output_index": i, "item_id": head.ID, "delta": piece})
 		}
 		w.add("response.function_call_arguments.done", map[string]any{"output_index": i, "item_id": head.ID, "arguments": args})
@@ -194,7 +194,7 @@ func (w *eventWriter) contentPart(i, j int, itemID string, raw json.RawMessage) 
 	added := at()
 	added["part"] = empty
 	w.add("response.content_part.added", added)
-	for _, piece := range pieces(text) {
+	for _, piece := range thirds(text) {
 		delta := at()
 		delta["delta"] = piece
 		if part.Type == "output_text" {
@@ -216,7 +216,7 @@ func (w *eventWriter) contentPart(i, j int, itemID string, raw json.RawMessage) 
 
 // pieces splits s into up to three deltas of about the same number of
 // characters, never inside a character; none for the empty string.
-func pieces(s string) []string {
+func thirds(s string) []string {
 	runes := []rune(s)
 	n := min(3, len(runes))
 	out := make([]string, 0, n)
