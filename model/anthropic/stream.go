@@ -59,6 +59,11 @@ func (inv *invocation) streamRound(emit func(model.Chunk) error) sendRound {
 	return func(ctx context.Context, params sdk.MessageNewParams) (*sdk.Message, error) {
 		s := inv.client.api.Messages.NewStreaming(ctx, params)
 		defer s.Close()
+		if err := s.Err(); err != nil {
+			// The request failed before its stream began: an error status,
+			// or no connection. Complete reports it alike.
+			return nil, wrapSDKError(err)
+		}
 		r := &roundStream{emit: emit, tools: inv.tools, clientTool: inv.clientTool()}
 		for s.Next() {
 			if err := r.handle(s.Current()); err != nil {
@@ -72,8 +77,8 @@ func (inv *invocation) streamRound(emit func(model.Chunk) error) sendRound {
 	}
 }
 
-// streamEndError is the error of a stream that ended before message_stop:
-// an error event or an error status (*APIError), a canceled ctx, or a
+// streamEndError is the error of a stream that began and ended before
+// message_stop: an error event (*APIError), a canceled ctx, or a
 // connection that ended (model.ErrStreamInterrupted).
 func streamEndError(ctx context.Context, err error) error {
 	var apiErr *sdk.Error

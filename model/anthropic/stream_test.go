@@ -411,3 +411,17 @@ func TestStreamContextCancelCancelsTheRequest(t *testing.T) {
 		}
 	}
 }
+
+func TestStreamToAProviderThatIsGoneFailsLikeComplete(t *testing.T) {
+	p := newProvider(t)
+	c := p.client()
+	p.Close()
+	_, _, err := collect(t, c, request("hi"))
+	if err == nil || errors.Is(err, model.ErrStreamInterrupted) || !strings.HasPrefix(err.Error(), "anthropic: messages request: ") {
+		t.Fatalf("err = %v, want the request's failure, as Complete reports it", err)
+	}
+	_, cerr := c.Complete(context.Background(), request("hi"))
+	if cerr == nil || !strings.HasPrefix(cerr.Error(), "anthropic: messages request: ") {
+		t.Fatalf("Complete: %v", cerr)
+	}
+}
