@@ -59,19 +59,24 @@ func (c *Client) Complete(ctx context.Context, req *model.Request) (*model.Respo
 	if err != nil {
 		return nil, err
 	}
-	resp, err := inv.run(ctx)
+	resp, err := inv.run(ctx, inv.completeRound, nil)
 	if err != nil {
 		return nil, err
 	}
+	return inv.finish(resp), nil
+}
+
+// finish adds to a response what the invocation as a whole says.
+func (inv *invocation) finish(resp *model.Response) *model.Response {
 	// A forced deferred tool is callable at once (sent eagerly, or loaded
 	// by a reference of the history): record it so the runtime admits the
 	// call.
-	model.RecordForcedTool(req, resp)
+	model.RecordForcedTool(inv.req, resp)
 	resp.IgnoredCheckpoints = inv.ignored
-	return resp, nil
+	return resp
 }
 
-// invocation is the state of one Complete call.
+// invocation is the state of one Complete or Stream call.
 type invocation struct {
 	client  *Client
 	req     *model.Request
@@ -219,14 +224,37 @@ func toolChoice(tc model.ToolChoice, ts *toolSet) (sdk.ToolChoiceUnionParam, err
 	return sdk.ToolChoiceUnionParam{}, fmt.Errorf("anthropic: unknown tool choice mode %q", tc.Mode)
 }
 
-// run sends the invocation's rounds and assembles the response.
-func (inv *invocation) run(ctx context.Context) (*model.Response, error) {
+// sendRound sends one request of an invocation and returns the provider's
+// whole message: [invocation.completeRound] in one response,
+// [invocation.streamRound] accumulated from its events.
+type sendRound func(ctx context.Context, params sdk.MessageNewParams) (*sdk.Message, error)
+
+// completeRound sends one request for a whole response.
+func (inv *invocation) completeRound(ctx context.Context, params sdk.MessageNewParams) (*sdk.Message, error) {
+	m, err := inv.client.api.Messages.New(ctx, params)
+	if err != nil {
+		return nil, wrapSDKError(err)
+	}
+	return m, nil
+}
+
+// clientTool is the wire name of the client-side search tool the
+// invocation answers, "" when it answers none.
+func (inv *invocation) clientTool() string {
+	if inv.turn == nil {
+		return ""
+	}
+	return inv.tools.searchTool
+}
+
+// run sends the invocation's rounds with send and assembles the response.
+// Each round's message is mapped by readReply, whether it came whole or
+// streamed. emit, when not nil (Stream), receives a ChunkSearch for each
+// client-side search answered between rounds.
+func (inv *invocation) run(ctx context.Context, send sendRound, emit func(model.Chunk) error) (*model.Response, error) {
 	resp := &model.Response{}
 	remaining := inv.req.MaxTokens
-	clientTool := ""
-	if inv.turn != nil {
-		clientTool = inv.tools.searchTool
-	}
+	clientTool := inv.clientTool()
 	for {
 		if inv.turn != nil {
 			// Rounds beyond the budget and the two to read a refusal and
@@ -239,7 +267,7 @@ func (inv *invocation) run(ctx context.Context) (*model.Response, error) {
 		if err != nil {
 			return nil, err
 		}
-		m, err := inv.client.api.Messages.New(ctx, sdk.MessageNewParams{
+		m, err := send(ctx, sdk.MessageNewParams{
 			Model:        sdk.Model(inv.modelID),
 			MaxTokens:    int64(remaining),
 			System:       inv.system,
@@ -249,7 +277,7 @@ func (inv *invocation) run(ctx context.Context) (*model.Response, error) {
 			OutputConfig: inv.output,
 		})
 		if err != nil {
-			return nil, wrapSDKError(err)
+			return nil, err
 		}
 		r, err := readReply(m, inv.tools, clientTool)
 		if err != nil {
@@ -263,6 +291,13 @@ func (inv *invocation) run(ctx context.Context) (*model.Response, error) {
 		if len(r.searches) > 0 {
 			if d, err = inv.answerSearches(r); err != nil {
 				return nil, err
+			}
+			if emit != nil {
+				for i := range r.rounds {
+					if err := emit(model.Chunk{Kind: model.ChunkSearch, Search: &r.rounds[i]}); err != nil {
+						return nil, err
+					}
+				}
 			}
 		}
 		// Hosted searches run at the provider and are not counted (Searches
@@ -285,20 +320,6 @@ func (inv *invocation) run(ctx context.Context) (*model.Response, error) {
 		}
 		inv.msgs = append(inv.msgs, r.msg)
 	}
-}
-
-// Stream runs the invocation like Complete and delivers its response as
-// chunks: one per text part, one per ordinary tool call, then ChunkDone with
-// the whole response; then Recv returns io.EOF. It does not use the
-// provider's server-sent events: a search round must finish before the
-// adapter can answer it, and the response is only final once it has.
-// Errors Complete would return are returned by Stream itself.
-func (c *Client) Stream(ctx context.Context, req *model.Request) (model.Streamer, error) {
-	resp, err := c.Complete(ctx, req)
-	if err != nil {
-		return nil, err
-	}
-	return model.ResponseStream(ctx, resp), nil
 }
 
 // SearchInstruction implements model.SearchInstructor: what a model that

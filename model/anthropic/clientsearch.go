@@ -27,17 +27,20 @@ import (
 //     "is_error": true for the refusals (Answer.IsError).
 //
 // r's Record gets the tool_result blocks as sent and the fingerprints of
-// the referenced definitions. The returned discovery is this round's part
+// the referenced definitions, and r.rounds each search as a stream reports
+// it (model.SearchRound: the query, the wire names found). The returned discovery is this round's part
 // of the invocation's record (Turn.TakeRecord): the tools found, the
 // searches answered, and whether one was refused for budget.
 func (inv *invocation) answerSearches(r *reply) (model.Discovery, error) {
 	for _, c := range r.searches {
 		a := inv.turn.Search(c.input)
 		tr := sdk.ToolResultBlockParam{ToolUseID: c.id}
+		round := model.SearchRound{Query: a.Query}
 		if a.Kind == discovery.Found {
 			for _, d := range a.Tools {
 				tr.Content = append(tr.Content, sdk.ToolResultBlockParamContentUnion{OfToolReference: &sdk.ToolReferenceBlockParam{ToolName: d.Name}})
 				r.reference(d.Name, inv.tools)
+				round.Found = append(round.Found, d.Name)
 			}
 		} else {
 			tr.Content = []sdk.ToolResultBlockParamContentUnion{{OfText: &sdk.TextBlockParam{Text: string(a.JSON)}}}
@@ -50,6 +53,7 @@ func (inv *invocation) answerSearches(r *reply) (model.Discovery, error) {
 			return model.Discovery{}, fmt.Errorf("anthropic: encode search result: %w", err)
 		}
 		r.rec.Results = append(r.rec.Results, raw)
+		r.rounds = append(r.rounds, round)
 	}
 	d, _ := inv.turn.TakeRecord()
 	return d, nil

@@ -125,9 +125,34 @@
 // and any 408, 409, 429 or 5xx — which the SDK also retries itself, signed
 // anew, up to WithMaxRetries times. WithBaseURL replaces the regional
 // endpoint (a VPC endpoint, a test server), else aws.Config.BaseEndpoint
-// does; WithAPIKey is refused with it. Streaming from Bedrock
-// (invoke-with-response-stream) is not used: Stream delivers the
-// completed response, as on the direct API.
+// does; WithAPIKey is refused with it. Stream on Bedrock goes through
+// InvokeModelWithResponseStream (POST /model/{modelId}/invoke-with-response-stream),
+// whose AWS event-stream frames the SDK's middleware turns back into the
+// Messages API's events: streaming behaves as on the direct API.
+//
+// # Streaming
+//
+// Complete sends each request of the invocation for a whole response;
+// Stream sends the same requests with "stream": true and follows their
+// server-sent events (message_start, content_block_start, the
+// content_block_delta of text and of tool input, content_block_stop,
+// message_delta, message_stop; ping skipped). Both run one round loop: a
+// streamed request's message is accumulated from its events
+// (Message.Accumulate of the SDK) and mapped by the same code as a whole
+// one, so a stream's final response (model.ChunkDone) is the one Complete
+// returns for the same answers. Meanwhile Stream delivers, in the
+// provider's order: text deltas (model.ChunkText); for each ordinary
+// tool_use block an announcing model.ChunkToolCallDelta, one per
+// input_json_delta, and the finished call (model.ChunkToolCall) when the
+// block stops; a model.ChunkSearch for each hosted search when its
+// tool_search_tool_result block stops, and for each client-side search
+// once the adapter has answered it, between two requests; and a
+// model.ChunkUsage at the end of each request's message. Search calls
+// never stream as calls. A stream that ends before message_stop fails
+// with an error wrapping model.ErrStreamInterrupted, and nothing streamed
+// for the unfinished block is delivered as a call; an error event fails
+// with an *APIError (overloaded_error and the other transient types are
+// Temporary). Close, or canceling the context, cancels the request.
 //
 // # Options
 //

@@ -62,14 +62,19 @@ func (e *APIError) Unwrap() error { return e.Err }
 
 // Temporary reports whether retrying later may succeed: the statuses the
 // SDK retries itself (408, 409, 429, 5xx; see WithMaxRetries), and the
-// transient exceptions of Bedrock whatever their status —
-// ThrottlingException (429), ServiceUnavailableException (503),
-// ModelNotReadyException (429), ModelTimeoutException (408) and
-// InternalServerException (500).
+// transient error types whatever the status — a stream's error event
+// arrives after a 200: Anthropic's rate_limit_error, api_error,
+// overloaded_error and timeout_error (Anthropic docs, "Errors"), and
+// Bedrock's ThrottlingException (429), ServiceUnavailableException (503),
+// ModelNotReadyException (429), ModelTimeoutException (408),
+// InternalServerException (500) and, in a response stream,
+// ModelStreamErrorException (its exception events name them with a
+// lower-case first letter).
 func (e *APIError) Temporary() bool {
-	switch e.Type {
-	case "ThrottlingException", "ServiceUnavailableException", "ModelNotReadyException", "ModelTimeoutException", "InternalServerException":
-		return true
+	for _, transient := range transientTypes {
+		if strings.EqualFold(e.Type, transient) {
+			return true
+		}
 	}
 	switch {
 	case e.StatusCode == http.StatusRequestTimeout, e.StatusCode == http.StatusConflict, e.StatusCode == http.StatusTooManyRequests:
@@ -77,6 +82,12 @@ func (e *APIError) Temporary() bool {
 	default:
 		return e.StatusCode >= http.StatusInternalServerError
 	}
+}
+
+// transientTypes are the error types of APIError.Temporary.
+var transientTypes = []string{
+	"rate_limit_error", "api_error", "overloaded_error", "timeout_error",
+	"ThrottlingException", "ServiceUnavailableException", "ModelNotReadyException", "ModelTimeoutException", "InternalServerException", "ModelStreamErrorException",
 }
 
 // wrapSDKError turns an error of the SDK into ours: API errors become

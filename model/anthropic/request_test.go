@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
 	"strings"
 	"testing"
 
@@ -216,32 +215,6 @@ func TestNewRejectsBadOptions(t *testing.T) {
 		if _, err := anthropic.New(opts...); err == nil || !strings.HasPrefix(err.Error(), "anthropic: ") {
 			t.Fatalf("err = %v", err)
 		}
-	}
-}
-
-func TestStreamDeliversTheCompletedResponse(t *testing.T) {
-	p := newProvider(t, ok(hostedRound))
-	s, err := p.client().Stream(context.Background(), request("Export the orders table as CSV."))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	var kinds []model.ChunkKind
-	for {
-		c, err := s.Recv()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		kinds = append(kinds, c.Kind)
-		if c.Kind == model.ChunkDone && len(c.Response.ToolCalls) != 1 {
-			t.Fatalf("done chunk = %+v", c.Response)
-		}
-	}
-	if len(kinds) != 3 || kinds[0] != model.ChunkText || kinds[1] != model.ChunkToolCall || kinds[2] != model.ChunkDone {
-		t.Fatalf("chunks = %v", kinds)
 	}
 }
 

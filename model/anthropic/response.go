@@ -22,8 +22,11 @@ type reply struct {
 	searches []searchCall
 	// found are the tools the hosted searches referenced.
 	found []tools.Ident
-	stop  sdk.StopReason
-	usage model.Usage
+	// rounds are the client-side searches answered (answerSearches), for
+	// a stream's ChunkSearch.
+	rounds []model.SearchRound
+	stop   sdk.StopReason
+	usage  model.Usage
 }
 
 // searchCall is one call of the client-side search tool.

@@ -49,7 +49,8 @@ func TestRuntimeRunsInlineToolsOverTwoTurns(t *testing.T) {
 		t.Fatalf("%d Converse requests, want the tool call and the answer", len(reqs))
 	}
 	for i, r := range reqs {
-		if r.Method != "POST" || r.Path != "/model/"+novaID+"/converse" {
+		// The runtime's planner streams: ConverseStream.
+		if r.Method != "POST" || r.Path != "/model/"+novaID+"/converse-stream" {
 			t.Errorf("request %d: %s %s", i+1, r.Method, r.Path)
 		}
 		auth := r.Header.Get("Authorization")

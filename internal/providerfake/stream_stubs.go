@@ -1,6 +1,0 @@
-package providerfake
-
-// The converters of whole answers into streams; each provider's own file
-// replaces its stub.
-
-func anthropicStreamOf(body []byte) ([]Event, string, bool) { return nil, "", false }
