@@ -3,7 +3,6 @@ package runtime
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"sync"
 	"testing"
@@ -105,6 +104,11 @@ func (c *replayClient) Complete(context.Context, *model.Request) (*model.Respons
 	return r, nil
 }
 
-func (c *replayClient) Stream(context.Context, *model.Request) (model.Streamer, error) {
-	return nil, errors.New("replayClient does not stream")
+// Stream completes the request, then delivers it as chunks.
+func (c *replayClient) Stream(ctx context.Context, req *model.Request) (model.Streamer, error) {
+	resp, err := c.Complete(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	return model.ResponseStream(ctx, resp), nil
 }

@@ -3,7 +3,6 @@ package runtime
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -173,8 +172,13 @@ func (sessionModel) Complete(_ context.Context, req *model.Request) (*model.Resp
 	return &model.Response{Messages: []model.Message{msg}, ToolCalls: []model.ToolCall{*call}, StopReason: model.StopToolUse}, nil
 }
 
-func (sessionModel) Stream(context.Context, *model.Request) (model.Streamer, error) {
-	return nil, errors.New("sessionModel does not stream")
+// Stream completes the request, then delivers it as chunks.
+func (m sessionModel) Stream(ctx context.Context, req *model.Request) (model.Streamer, error) {
+	resp, err := m.Complete(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	return model.ResponseStream(ctx, resp), nil
 }
 
 // instructedModel is a scripted model whose provider search is not a

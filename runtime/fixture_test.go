@@ -3,6 +3,7 @@ package runtime
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -108,7 +109,9 @@ func (f *fixture) setUp(agent AgentRegistration, opts []Option, toolset []fixtur
 		if err != nil {
 			t.Fatal(err)
 		}
-		agent.Uses = append(agent.Uses, ToolsetUse{Toolset: "ws"})
+		if !slices.ContainsFunc(agent.Uses, func(u ToolsetUse) bool { return u.Toolset == "ws" }) {
+			agent.Uses = append(agent.Uses, ToolsetUse{Toolset: "ws"})
+		}
 	}
 	if agent.Name == "" {
 		agent.Name = "assistant"

@@ -24,9 +24,12 @@ func (m searchlessModel) Complete(context.Context, *model.Request) (*model.Respo
 	return &model.Response{Messages: []model.Message{model.AssistantMessage("hi")}, StopReason: model.StopEndTurn}, nil
 }
 
-func (m searchlessModel) Stream(context.Context, *model.Request) (model.Streamer, error) {
-	m.requests.Add(1)
-	return nil, errors.New("searchlessModel does not stream")
+func (m searchlessModel) Stream(ctx context.Context, req *model.Request) (model.Streamer, error) {
+	resp, err := m.Complete(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	return model.ResponseStream(ctx, resp), nil
 }
 
 // deferringRuntime returns a runtime on opts with toolset ws (openTable,
