@@ -67,10 +67,7 @@ func (r *runner) execute(b *batchState, ac *admittedCall) (*PendingItem, error) 
 	in.EventSeq = r.st.EventSeq
 	out, err := engine.ExecuteActivity[executeOutput](r.wctx, activityExecute, engine.ActivityOptions{StartToCloseTimeout: timeout}, in)
 	// The call's progress events took the numbers after the workflow's.
-	r.st.EventSeq = max(r.st.EventSeq, out.LastSeq)
-	if err != nil {
-		r.st.EventSeq = max(r.st.EventSeq, r.rt.live.last(r.st.RunID))
-	}
+	r.st.EventSeq = max(r.st.EventSeq, out.LastSeq, r.rt.live.settle(r.st.RunID))
 	if err != nil {
 		if r.wctx.Context().Err() != nil {
 			return nil, err

@@ -15,7 +15,7 @@ import (
 // events in the run's state; an activity's events take the numbers after
 // the last event the workflow recorded before it, and the workflow numbers
 // its next events after the activity's last ([planOutput.LastSeq],
-// [executeOutput.LastSeq], or [liveRuns.last] when the activity failed).
+// [executeOutput.LastSeq], and [liveRuns.settle]).
 // A retried attempt numbers on after the failed one's events, which stay
 // in the log: [PlanningRetried] tells a reader they are void.
 type liveRuns struct {
@@ -36,6 +36,7 @@ type liveRun struct {
 	last     int64      // the last sequence number given
 	pending  []EventRecord
 	draining bool
+	sealed   bool  // settled: later events are dropped
 	err      error // the first append that failed
 }
 
@@ -59,17 +60,26 @@ func (l *liveRuns) open(rt *Runtime, runID string, floor int64) *liveRun {
 	return lr
 }
 
-// last returns the last number given to a live event of the run (0: none
-// in this process).
-func (l *liveRuns) last(runID string) int64 {
+// settle ends the activity's hold on the run's numbering, once the
+// workflow has the activity's outcome: it waits until the events queued
+// are recorded, seals the run's live state — an activity the workflow no
+// longer waits for (a cancelled attempt still running) emits nothing more
+// — and returns the number of the last live event (0: none in this
+// process). The workflow numbers its next events after it.
+func (l *liveRuns) settle(runID string) int64 {
 	l.mu.Lock()
 	lr := l.runs[runID]
+	delete(l.runs, runID)
 	l.mu.Unlock()
 	if lr == nil {
 		return 0
 	}
 	lr.mu.Lock()
 	defer lr.mu.Unlock()
+	lr.sealed = true
+	for lr.draining {
+		lr.idle.Wait()
+	}
 	return lr.last
 }
 
@@ -85,6 +95,9 @@ func (l *liveRuns) forget(runID string) {
 func (lr *liveRun) emit(head EventHeader, e Event) {
 	lr.mu.Lock()
 	defer lr.mu.Unlock()
+	if lr.sealed {
+		return
+	}
 	lr.last++
 	head.Seq = lr.last
 	head.Time = time.Now().UTC()
