@@ -97,6 +97,13 @@ func Generate(genpkg string, roots []eval.Root, files []*goacodegen.File) ([]*go
 		return nil, err
 	}
 	files = append(files, servers...)
+	completions, err := buildCompletions(api, root, genpkg, pkgs.dirs)
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range completions {
+		files = append(files, completionFiles(c)...)
+	}
 	agentTools, byExport, err := buildAgentTools(root, pkgs)
 	if err != nil {
 		return nil, err
@@ -178,6 +185,7 @@ func mcpClientFile(data *toolsetData) *goacodegen.File {
 var funcs = map[string]any{
 	"strs":         stringsLit,
 	"rawJSON":      rawJSONLit,
+	"lit":          stringLit,
 	"typeSpec":     typeSpecLit,
 	"keys":         sortedKeys[[]string],
 	"lower":        lowerFirst,
