@@ -1,12 +1,18 @@
 package codegen_test
 
 import (
+	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	. "goa.design/goa/v3/dsl"
+	"goa.design/goa/v3/eval"
+	goaexpr "goa.design/goa/v3/expr"
 
+	"github.com/quiver-go/quiver/codegen"
 	. "github.com/quiver-go/quiver/dsl"
 )
 
@@ -63,4 +69,148 @@ func TestGoldenCompletions(t *testing.T) {
 	compareGolden(t, dir, paths, func(p string) string {
 		return filepath.Join("testdata", "completions", filepath.Base(p)+".golden")
 	})
+}
+
+// generateErr evaluates design and runs the plugin on it, returning its
+// error.
+func generateErr(t *testing.T, design func()) error {
+	t.Helper()
+	root := mustRoot(t, design)
+	saved := codegen.Warnings
+	codegen.Warnings = func(string) {}
+	defer func() { codegen.Warnings = saved }()
+	_, err := codegen.Generate("example.com/app/gen", []eval.Root{goaexpr.Root, root}, nil)
+	return err
+}
+
+// TestCompletionGoNameCollision checks that two completions of a service
+// whose names differ only in '_' and '-' — the same Go name — fail
+// generation with both locations, and that a completion named like a type
+// of its package does too.
+func TestCompletionGoNameCollision(t *testing.T) {
+	err := generateErr(t, func() {
+		Service("tasks", func() {
+			Completion("a-b", "First", func() { Return(String) })
+			Completion("a_b", "Second", func() { Return(String) })
+		})
+	})
+	for _, want := range []string{
+		`completion "a-b" of service "tasks"`, `completion "a_b" of service "tasks"`,
+		"are both named AB in Go", "rename one",
+	} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("Generate error = %v, want it to contain %q", err, want)
+		}
+	}
+	if err != nil && strings.Count(err.Error(), "[completion_test.go:") != 2 {
+		t.Errorf("Generate error = %v, want the location of both completions", err)
+	}
+	err = generateErr(t, func() {
+		draft := Type("Draft", func() { Attribute("name", String) })
+		Service("tasks", func() {
+			Completion("draft", "Draft a task", func() { Return(draft) })
+		})
+	})
+	if err == nil || !strings.Contains(err.Error(), `completion "draft" of service "tasks" is named Draft in Go, the name of a type of its package`) ||
+		!strings.Contains(err.Error(), "[completion_test.go:") {
+		t.Errorf("Generate error = %v, want the collision with type Draft, located", err)
+	}
+}
+
+// TestCompletionExampleBreakingSchema checks that a root result example
+// that breaks the result's schema — a required field missing, a field the
+// closed schema does not declare — fails generation at the completion's
+// location, naming the violation.
+func TestCompletionExampleBreakingSchema(t *testing.T) {
+	cases := []struct {
+		name    string
+		example map[string]any
+		want    string
+	}{
+		{"missing required", map[string]any{"name": "Ship it"}, "goal"},
+		{"undeclared field", map[string]any{"name": "Ship it", "goal": "Shipped", "owner": "ana"}, "owner"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			err := generateErr(t, func() {
+				draft := Type("Draft", func() {
+					Attribute("name", String)
+					Attribute("goal", String)
+					Required("name", "goal")
+					Example(c.example)
+				})
+				Service("tasks", func() {
+					Completion("draft_from_transcript", "Produce a task draft directly", func() { Return(draft) })
+				})
+			})
+			if err == nil || !strings.Contains(err.Error(), `completion "draft_from_transcript" of service "tasks": the result's Example breaks its schema`) ||
+				!strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "[completion_test.go:") {
+				t.Errorf("Generate error = %v, want the example refused at the completion's location, naming %q", err, c.want)
+			}
+		})
+	}
+}
+
+// badNameDesign is a design package whose completion name breaks the
+// naming rule (a dot), on line 9 of design/design.go.
+const badNameDesign = `package design
+
+import (
+	. "goa.design/goa/v3/dsl"
+	. "github.com/quiver-go/quiver/dsl"
+)
+
+var _ = Service("tasks", func() {
+	Completion("draft.v1", "Produce a task draft directly", func() {
+		Return(String)
+	})
+})
+`
+
+// TestGoaGenRefusesBadCompletionName runs the goa CLI's gen on a design
+// package declaring a completion with an invalid name, in a temporary
+// module that replaces Quiver with this repository: goa gen fails, names
+// the rule and the design file and line, and writes no gen/ package.
+func TestGoaGenRefusesBadCompletionName(t *testing.T) {
+	gobin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("go is not on PATH")
+	}
+	if testing.Short() {
+		t.Skip("builds the goa CLI and runs goa gen: skipped in -short mode")
+	}
+	repo, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	goa := filepath.Join(t.TempDir(), "goa")
+	build := exec.Command(gobin, "build", "-o", goa, "goa.design/goa/v3/cmd/goa")
+	build.Dir = repo // the repository's go.mod chooses goa's version
+	build.Env = append(os.Environ(), "GOWORK=off")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Skipf("cannot build the goa CLI: %v\n%s", err, out)
+	}
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "go.mod"), "module example.com/app\n\ngo 1.26\n\nrequire github.com/quiver-go/quiver v0.0.0\n\nreplace github.com/quiver-go/quiver => "+repo+"\n")
+	write(t, filepath.Join(dir, "go.sum"), string(readFile(t, filepath.Join(repo, "go.sum"))))
+	write(t, filepath.Join(dir, "design", "design.go"), badNameDesign)
+	gen := exec.Command(goa, "gen", "example.com/app/design")
+	gen.Dir = dir
+	gen.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off")
+	out, err := gen.CombinedOutput()
+	if err == nil {
+		t.Fatalf("goa gen accepted completion name %q:\n%s", "draft.v1", out)
+	}
+	for _, want := range []string{
+		`Completion: invalid name "draft.v1"`,
+		"1 to 64 ASCII letters, digits, _ and -, starting with a letter or a digit",
+		"design.go:9",
+	} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("goa gen output lacks %q:\n%s", want, out)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "gen")); err == nil {
+		t.Error("goa gen wrote gen/ for a design it refused")
+	}
 }
