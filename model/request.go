@@ -45,6 +45,11 @@ type Request struct {
 	// turn's searches have used, as the runtime's catalog knows it. Nil
 	// (an adapter called directly) means: derive it from [Request.Messages].
 	Discovery *DiscoveryState `json:"discovery,omitempty"`
+	// StructuredOutput, when set, asks for a final answer that is one JSON
+	// document meeting its schema, as the response's text (see
+	// [StructuredOutput]). A client that cannot have its provider enforce
+	// it refuses the request with [ErrStructuredOutputUnsupported].
+	StructuredOutput *StructuredOutput `json:"structured_output,omitempty"`
 }
 
 // DiscoveryState returns r.Discovery, or the state r's messages record

@@ -192,6 +192,7 @@ func (v verbatim) Error() string { return v.err.Error() }
 func cloneRequest(req *model.Request) model.Request {
 	c := *req
 	c.Messages = model.CloneMessages(req.Messages)
+	c.StructuredOutput = req.StructuredOutput.Clone()
 	if req.Tools != nil {
 		c.Tools = make([]model.ToolDefinition, len(req.Tools))
 		for i, d := range req.Tools {

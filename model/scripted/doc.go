@@ -34,7 +34,10 @@
 // portable discovery, wrap the client with portable.Wrap and set the
 // agent's Search.Mode to model.SearchPortable; portable mode on an
 // unwrapped client is refused, opted in or not. Complete itself plays the
-// script whatever the request's search settings.
+// script whatever the request's search settings, and whatever its
+// StructuredOutput: a script says what the model answers (a completion
+// test scripts a Reply with the JSON answer), and the request is recorded
+// with it.
 //
 // Determinism:
 //   - the n-th tool call the client emits, counting every call of every
