@@ -1,6 +1,9 @@
 package codegen_test
 
 import (
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -69,6 +72,54 @@ func TestGoldenCompletions(t *testing.T) {
 	compareGolden(t, dir, paths, func(p string) string {
 		return filepath.Join("testdata", "completions", filepath.Base(p)+".golden")
 	})
+	exported := exportedDecls(t, filepath.Join(dir, "gen/tasks/completions/completions.go"))
+	if want := []string{"type DraftFromTranscriptCompletion", "var DraftFromTranscript", "method DraftFromTranscriptCompletion.Example", "type SummaryCompletion", "var Summary"}; !slices.Equal(exported, want) {
+		t.Errorf("completions.go exports %v, want %v: schemas and codecs stay unexported, and no function decodes an answer outside Complete and the Streamer", exported, want)
+	}
+}
+
+// exportedDecls lists the exported top-level declarations of a Go file
+// in order: "type T", "var V", "const C", "func F", "method T.M".
+func exportedDecls(t *testing.T, file string) []string {
+	t.Helper()
+	f, err := parser.ParseFile(token.NewFileSet(), file, nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, d := range f.Decls {
+		switch d := d.(type) {
+		case *ast.FuncDecl:
+			if !d.Name.IsExported() {
+				continue
+			}
+			if d.Recv == nil {
+				out = append(out, "func "+d.Name.Name)
+				continue
+			}
+			recv := d.Recv.List[0].Type
+			if star, ok := recv.(*ast.StarExpr); ok {
+				recv = star.X
+			}
+			out = append(out, "method "+recv.(*ast.Ident).Name+"."+d.Name.Name)
+		case *ast.GenDecl:
+			for _, spec := range d.Specs {
+				switch spec := spec.(type) {
+				case *ast.TypeSpec:
+					if spec.Name.IsExported() {
+						out = append(out, "type "+spec.Name.Name)
+					}
+				case *ast.ValueSpec:
+					for _, n := range spec.Names {
+						if n.IsExported() {
+							out = append(out, d.Tok.String()+" "+n.Name)
+						}
+					}
+				}
+			}
+		}
+	}
+	return out
 }
 
 // generateErr evaluates design and runs the plugin on it, returning its
@@ -212,5 +263,23 @@ func TestGoaGenRefusesBadCompletionName(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "gen")); err == nil {
 		t.Error("goa gen wrote gen/ for a design it refused")
+	}
+}
+
+// TestGeneratedCompletionsRun builds and vets the completions package of
+// completionDesign in a temporary module, then runs a program calling it
+// on model/scripted (testdata/completionscheck): a valid answer decodes
+// to the typed value, unary and streamed (deltas for preview, Value only
+// after the end); an invalid answer is a *planner.OutputContractError with
+// no second request; a tool-enabled request is refused before any model
+// request; Example() decodes the declared example afresh.
+func TestGeneratedCompletionsRun(t *testing.T) {
+	files, _ := generate(t, completionDesign)
+	main, err := os.ReadFile(filepath.Join("testdata", "completionscheck", "main.go.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out := buildAndRun(t, files, string(main)); !strings.HasPrefix(out, `ok {"name":"Ship the report"`) {
+		t.Errorf("check program printed %q", out)
 	}
 }
