@@ -119,7 +119,7 @@ func Generate(genpkg string, roots []eval.Root, files []*goacodegen.File) ([]*go
 		files = append(files, agentFiles(a)...)
 	}
 	if len(agents) > 0 && !root.DisableAgentDocs {
-		files = append(files, quickstartFile(genpkg, agents, pkgs.list, agentTools))
+		files = append(files, quickstartFile(genpkg, agents, pkgs.list, agentTools, completions))
 	}
 	return files, nil
 }
