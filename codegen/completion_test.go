@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -281,5 +282,69 @@ func TestGeneratedCompletionsRun(t *testing.T) {
 	}
 	if out := buildAndRun(t, files, string(main)); !strings.HasPrefix(out, `ok {"name":"Ship the report"`) {
 		t.Errorf("check program printed %q", out)
+	}
+}
+
+// quickstartCompletionMain puts the quickstart's runtime block and its
+// completions block together, as the text says.
+const quickstartCompletionMain = `package main
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/quiver-go/quiver/model"
+	"github.com/quiver-go/quiver/model/portable"
+	"github.com/quiver-go/quiver/model/scripted"
+	"github.com/quiver-go/quiver/runtime"
+
+	"example.com/app/gen/tasks/completions"
+)
+
+func main() {
+	if err := run(); err != nil {
+		fmt.Println("error:", err)
+	}
+}
+
+func run() error {
+BODY
+	return nil
+}
+`
+
+// TestQuickstartListsCompletions: AGENTS_QUICKSTART.md of a design with an
+// agent and completions lists each completion with its package, value and
+// Example(), and its Go block, after the runtime block, builds, vets and
+// runs against the generated package: the offline model of the runtime
+// block replies prose, which the completion refuses as breaking its
+// contract.
+func TestQuickstartListsCompletions(t *testing.T) {
+	design := func() {
+		completionDesign()
+		notes := Toolset("notes", func() { Tool("add", "Add a note.") })
+		Service("desk", func() { Agent("clerk", "Keeps notes.", func() { Use(notes) }) })
+	}
+	files, _ := generate(t, design)
+	dir := t.TempDir()
+	render(t, dir, files)
+	md := string(readFile(t, filepath.Join(dir, "AGENTS_QUICKSTART.md")))
+	for _, want := range []string{
+		"## Completions",
+		"- `draft_from_transcript` of service `tasks` (`example.com/app/gen/tasks/completions`): Produce a task draft directly\n  `completions.DraftFromTranscript` answers a `Draft`; `Example()` returns its declared example.",
+		"- `summary` of service `tasks` (`example.com/app/gen/tasks/completions`)\n  `completions.Summary` answers a `SummaryResult`.",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("AGENTS_QUICKSTART.md lacks %q:\n%s", want, md)
+		}
+	}
+	blocks := regexp.MustCompile("(?s)```go\n(.*?)```").FindAllStringSubmatch(md, -1)
+	if len(blocks) < 3 || !strings.Contains(blocks[len(blocks)-1][1], "completions.DraftFromTranscript.Complete(ctx, client,") {
+		t.Fatalf("the quickstart's last Go block is not the completion's:\n%s", md)
+	}
+	body := blocks[0][1] + "_ = rt\n" + blocks[len(blocks)-1][1]
+	out := buildAndRun(t, files, strings.Replace(quickstartCompletionMain, "BODY", body, 1))
+	if !strings.Contains(out, `error: planner: completion "draft_from_transcript": the model's answer breaks its output contract`) {
+		t.Errorf("the quickstart's completion printed %q, want the contract error of the prose reply", out)
 	}
 }

@@ -35,6 +35,7 @@ var Warnings = func(msg string) { fmt.Fprintln(os.Stderr, "quiver: warning: "+ms
 // local toolset (top-level, declared inline in a Use or an Export, with
 // the helpers publishing it when a service's export says PublishTo), the
 // agenttools package of every agent's export, the files of every registry,
+// the completions package of every service declaring completions,
 // and of every agent consuming only local toolsets, other
 // agents' exports and registry sources, of the Quiver root found in roots
 // appended (see the package documentation).
