@@ -348,3 +348,41 @@ func TestQuickstartListsCompletions(t *testing.T) {
 		t.Errorf("the quickstart's completion printed %q, want the contract error of the prose reply", out)
 	}
 }
+
+// TestGeneratedCompletionShapesBuild generates completions whose results
+// are not a plain user type — a primitive, an array of a user type, a map,
+// a user type based on a primitive, a user type holding a union — and one
+// whose name starts with a digit, and builds and vets the package: structs
+// and unions decode into pointers, other types into values.
+func TestGeneratedCompletionShapesBuild(t *testing.T) {
+	files, _ := generate(t, func() {
+		item := Type("Item", func() { Attribute("id", String); Required("id") })
+		label := Type("Label", String, func() { MinLength(1) })
+		choice := Type("Choice", func() {
+			OneOf("pick", func() { Attribute("item", item); Attribute("label", String) })
+		})
+		Service("shapes", func() {
+			Completion("title", "A title", func() { Return(String) })
+			Completion("items", func() { Return(ArrayOf(item)) })
+			Completion("scores", func() { Return(MapOf(String, Int)) })
+			Completion("short_label", func() { Return(label) })
+			Completion("3d-model", func() { Return(choice) })
+		})
+	})
+	dir := t.TempDir()
+	render(t, dir, files)
+	src := string(readFile(t, filepath.Join(dir, "gen/shapes/completions/completions.go")))
+	for _, want := range []string{
+		"type TitleCompletion struct {\n\t*completion.Completion[string]\n}",
+		"type ItemsCompletion struct {\n\t*completion.Completion[[]*Item]\n}",
+		"type ScoresCompletion struct {\n\t*completion.Completion[map[string]int]\n}",
+		"type ShortLabelCompletion struct {\n\t*completion.Completion[Label]\n}",
+		"type Completion3dModelCompletion struct {\n\t*completion.Completion[*Choice]\n}",
+		"var Completion3dModel = Completion3dModelCompletion{",
+	} {
+		if !strings.Contains(src, want) {
+			t.Errorf("completions.go lacks %q", want)
+		}
+	}
+	buildModule(t, files, nil)
+}
