@@ -31,5 +31,5 @@
 //
 // An error looks like:
 //
-//	planner: completion "weather_report": the model's answer breaks its output contract: temperature: must be number, but got string
+//	planner: completion "weather_report": the model's answer breaks its output contract: temp: must be a number (got string)
 package completion

@@ -72,7 +72,10 @@ func (s *StructuredOutput) Check() error {
 		return fmt.Errorf("model: structured output name %q: use 1 to %d ASCII letters, digits, '_' or '-', starting with a letter or digit", s.Name, MaxStructuredOutputName)
 	}
 	schema := bytes.TrimSpace(s.Schema)
-	if len(schema) == 0 || schema[0] != '{' {
+	if len(schema) == 0 {
+		return fmt.Errorf("model: structured output %q: the schema is missing: set Schema to the JSON Schema object the answer must meet ({} accepts any JSON value)", s.Name)
+	}
+	if schema[0] != '{' {
 		return fmt.Errorf("model: structured output %q: the schema must be a JSON Schema object such as {\"type\":\"object\",...}, not %s", s.Name, describeJSONStart(schema))
 	}
 	if _, err := tools.NewTypeSpec("", schema); err != nil {
@@ -91,12 +94,9 @@ func (s *StructuredOutput) Clone() *StructuredOutput {
 	return &c
 }
 
-// describeJSONStart names the kind of JSON value raw starts with, for an
-// error message.
+// describeJSONStart names the kind of JSON value raw (not empty) starts
+// with, for an error message.
 func describeJSONStart(raw []byte) string {
-	if len(raw) == 0 {
-		return "nothing"
-	}
 	switch raw[0] {
 	case '[':
 		return "an array"

@@ -79,6 +79,9 @@ type invocation struct {
 	system  []sdk.TextBlockParam
 	tools   *toolSet
 	choice  sdk.ToolChoiceUnionParam
+	// output is the structured output format (structured.go), zero for
+	// none.
+	output sdk.OutputConfigParam
 	// turn is the discovery of the client-side search (SearchClient, when
 	// the request carries the search tool); nil otherwise.
 	turn *discovery.Turn
@@ -153,6 +156,9 @@ func (c *Client) prepare(req *model.Request) (*invocation, error) {
 		return nil, err
 	}
 	inv := &invocation{client: c, req: req, modelID: modelID, system: system, tools: ts, choice: choice, msgs: slices.Clone(req.Messages[lead:]), ignored: ignored}
+	if inv.output, err = outputConfig(req.StructuredOutput); err != nil {
+		return nil, err
+	}
 	if turn != nil && ts.searchTool != "" {
 		inv.turn = turn
 	}
@@ -234,12 +240,13 @@ func (inv *invocation) run(ctx context.Context) (*model.Response, error) {
 			return nil, err
 		}
 		m, err := inv.client.api.Messages.New(ctx, sdk.MessageNewParams{
-			Model:      sdk.Model(inv.modelID),
-			MaxTokens:  int64(remaining),
-			System:     inv.system,
-			Messages:   msgs,
-			Tools:      inv.tools.params,
-			ToolChoice: inv.choice,
+			Model:        sdk.Model(inv.modelID),
+			MaxTokens:    int64(remaining),
+			System:       inv.system,
+			Messages:     msgs,
+			Tools:        inv.tools.params,
+			ToolChoice:   inv.choice,
+			OutputConfig: inv.output,
 		})
 		if err != nil {
 			return nil, wrapSDKError(err)

@@ -46,6 +46,9 @@ func buildInput(req *model.Request, modelID string, temperature *float32) (*bedr
 		return nil, err
 	}
 	in := &bedrockruntime.ConverseInput{ModelId: aws.String(modelID), Messages: msgs, ToolConfig: tc}
+	if in.OutputConfig, err = outputConfig(req.StructuredOutput); err != nil {
+		return nil, err
+	}
 	if req.System != "" {
 		in.System = []types.SystemContentBlock{&types.SystemContentBlockMemberText{Value: req.System}}
 	}

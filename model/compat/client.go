@@ -128,7 +128,11 @@ func (c *chatClient) params(req *model.Request) (openai.ChatCompletionNewParams,
 	if err != nil {
 		return openai.ChatCompletionNewParams{}, err
 	}
-	return buildParams(req, id, c.cfg.limitField)
+	p, err := buildParams(req, id, c.cfg.limitField)
+	if err != nil {
+		return p, err
+	}
+	return p, c.cfg.responseFormat(req.StructuredOutput, &p)
 }
 
 // countDeferred counts the deferred definitions of defs.

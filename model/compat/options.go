@@ -48,6 +48,8 @@ type config struct {
 	// search are the ranking settings of the portable search
 	// (WithDiscovery), validated when New wraps the client.
 	search discovery.Settings
+	// structuredOutput is set by WithStructuredOutput (structured.go).
+	structuredOutput bool
 }
 
 // WithBaseURL sets the API root that "chat/completions" is appended to,

@@ -43,6 +43,8 @@ type invocation struct {
 	instructions string
 	eager        []responses.ToolUnionParam
 	choice       responses.ResponseNewParamsToolChoiceUnion
+	// text is the structured output format (structured.go), zero for none.
+	text responses.ResponseTextConfigParam
 	// forced is the wire name of the tool the request forces, "" for none.
 	forced string
 	// deferred are the searchable definitions by wire name.
@@ -89,6 +91,9 @@ func (c *Client) newInvocation(req *model.Request) (*invocation, error) {
 		c: c, req: req, modelID: id,
 		deferred: make(map[string]model.ToolDefinition),
 		loaded:   make(map[string]bool),
+	}
+	if inv.text, err = structuredText(req.StructuredOutput); err != nil {
+		return nil, err
 	}
 	if inv.choice, err = toolChoice(req.ToolChoice, req.Tools); err != nil {
 		return nil, err
@@ -223,6 +228,7 @@ func (inv *invocation) params(budget int64) responses.ResponseNewParams {
 		Input:      responses.ResponseNewParamsInputUnion{OfInputItemList: slices.Concat(inv.history, inv.input)},
 		Tools:      slices.Clone(inv.eager),
 		ToolChoice: inv.choice,
+		Text:       inv.text,
 	}
 	if inv.offersSearch() {
 		p.Tools = append(p.Tools, searchTool())
