@@ -121,9 +121,9 @@
 //
 // When any agent is generated, AGENTS_QUICKSTART.md at the root of the
 // output directory lists the toolsets (and the helpers publishing them),
-// the agents, their toolsets, registry sources and deferred tools, and how
-// to connect registries, register and run the agents, unless the API says
-// DisableAgentDocs().
+// the completions, the agents, their toolsets, registry sources and
+// deferred tools, and how to connect registries, register and run the
+// agents, unless the API says DisableAgentDocs().
 //
 // Each Registry declaration gives a package gen/registries/<registry>: its
 // Name, URL and APIVersion, the Credential scheme its Security names, and
@@ -137,9 +137,32 @@
 // toolset with its tools bound to the methods (payload as arguments,
 // result as result), and run by its adapter executor — for mcp.Config.
 //
+// A service declaring Completion(...) gives a package
+// gen/<service>/completions (package completions) holding:
+//   - types.go: the Go types of its completions' results — a user type
+//     under its design name, an inline object as <Completion>Result —
+//     with the user types and unions they refer to, generated as the
+//     toolset packages' types are;
+//   - completions.go: per completion, a type <Completion>Completion
+//     embedding *completion.Completion[T] and a value <Completion> of it
+//     (completion "draft_from_transcript" gives DraftFromTranscript, whose
+//     Complete and StreamComplete return a *Draft and a
+//     *completion.Streamer[*Draft]), built from the completion's name,
+//     description and the result's JSON Schema; the schema, its codec and
+//     the example are unexported, and no exported function decodes an
+//     answer: a value exists only once package completion has validated a
+//     whole answer. Example() returns the root result's declared example
+//     when it has one.
+//
+// A completion's schema is closed like a payload's (the model writes the
+// answer). Generation fails, naming the design locations, when a
+// completion's Go names are taken — by another completion of the service
+// (names differing only in '_', '-' or case) or by a type of the package
+// — or when the declared example breaks the schema.
+//
 // A Passthrough is generated as a BindTo adapter in the adapters package of
 // the exported toolset (see passthrough.go). The publications of MCP-backed
-// toolsets and completions generate nothing yet; the design's warnings (expr.RootExpr.Warnings, and
+// toolsets generate nothing yet; the design's warnings (expr.RootExpr.Warnings, and
 // one per skipped agent) say so and Generate prints them to standard
 // error.
 //

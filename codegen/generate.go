@@ -35,6 +35,7 @@ var Warnings = func(msg string) { fmt.Fprintln(os.Stderr, "quiver: warning: "+ms
 // local toolset (top-level, declared inline in a Use or an Export, with
 // the helpers publishing it when a service's export says PublishTo), the
 // agenttools package of every agent's export, the files of every registry,
+// the completions package of every service declaring completions,
 // and of every agent consuming only local toolsets, other
 // agents' exports and registry sources, of the Quiver root found in roots
 // appended (see the package documentation).
@@ -97,6 +98,13 @@ func Generate(genpkg string, roots []eval.Root, files []*goacodegen.File) ([]*go
 		return nil, err
 	}
 	files = append(files, servers...)
+	completions, err := buildCompletions(api, root, genpkg, pkgs.dirs)
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range completions {
+		files = append(files, completionFiles(c)...)
+	}
 	agentTools, byExport, err := buildAgentTools(root, pkgs)
 	if err != nil {
 		return nil, err
@@ -112,7 +120,7 @@ func Generate(genpkg string, roots []eval.Root, files []*goacodegen.File) ([]*go
 		files = append(files, agentFiles(a)...)
 	}
 	if len(agents) > 0 && !root.DisableAgentDocs {
-		files = append(files, quickstartFile(genpkg, agents, pkgs.list, agentTools))
+		files = append(files, quickstartFile(genpkg, agents, pkgs.list, agentTools, completions))
 	}
 	return files, nil
 }
@@ -178,6 +186,7 @@ func mcpClientFile(data *toolsetData) *goacodegen.File {
 var funcs = map[string]any{
 	"strs":         stringsLit,
 	"rawJSON":      rawJSONLit,
+	"lit":          stringLit,
 	"typeSpec":     typeSpecLit,
 	"keys":         sortedKeys[[]string],
 	"lower":        lowerFirst,

@@ -25,11 +25,13 @@ type quickstartData struct {
 	Local, MCP []*toolsetData
 	// AgentTools are the agenttools packages of the agents' exports.
 	AgentTools []*agentToolsData
+	// Completions are the completions packages of the services.
+	Completions []*completionsData
 }
 
 // quickstartFile returns AGENTS_QUICKSTART.md, at the root of the output
 // directory.
-func quickstartFile(genpkg string, agents []*agentData, toolsets []*toolsetData, agentTools []*agentToolsData) *goacodegen.File {
+func quickstartFile(genpkg string, agents []*agentData, toolsets []*toolsetData, agentTools []*agentToolsData, completions []*completionsData) *goacodegen.File {
 	nested, registries := false, false
 	for _, ts := range toolsets {
 		nested = nested || ts.Expr.Inline
@@ -51,7 +53,7 @@ func quickstartFile(genpkg string, agents []*agentData, toolsets []*toolsetData,
 		SectionTemplates: []*goacodegen.SectionTemplate{{
 			Name:    "quiver-agents-quickstart",
 			Source:  quickstartT,
-			Data:    &quickstartData{GenPkg: genpkg, Agents: agents, Toolsets: toolsets, Nested: nested, Registries: registries, Local: local, MCP: mcp, AgentTools: agentTools},
+			Data:    &quickstartData{GenPkg: genpkg, Agents: agents, Toolsets: toolsets, Nested: nested, Registries: registries, Local: local, MCP: mcp, AgentTools: agentTools, Completions: completions},
 			FuncMap: funcs,
 		}},
 	}

@@ -67,6 +67,11 @@ var (
 	// constructor. Without declared settings NewClient passes the caller's
 	// options alone.
 	registryClientT = templateText("registry_client.go.tpl")
+	// completionsT renders completions.go of a service's completions
+	// package: per completion, its type embedding *completion.Completion,
+	// its value, the result's unexported schema and codec, and Example()
+	// when the root result declares one.
+	completionsT = templateText("completions.go.tpl")
 	// verbatimT writes its data as it is: a file rendered before
 	// templating (tool_schemas.json).
 	verbatimT = templateText("verbatim.tpl")

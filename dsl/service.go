@@ -145,9 +145,10 @@ func Passthrough(toolName string, service any, method string) {
 
 // Completion declares a typed direct-output contract the current service
 // owns: instead of calling a tool, the assistant answers with the
-// completion's Return type. The code that would decode and validate that
-// answer is not yet generated: the design validates and goa gen warns that
-// nothing is generated for the completion.
+// completion's Return type. goa gen generates the package
+// gen/<service>/completions: the result's Go types and, per completion, a
+// value whose Complete and StreamComplete decode the model's answer once it
+// has met the result's schema (package completion).
 //
 //	var _ = Service("tasks", func() {
 //		Completion("draft_from_transcript", "Produce a task draft directly", func() {

@@ -5,10 +5,14 @@ import (
 
 	"goa.design/goa/v3/eval"
 	goaexpr "goa.design/goa/v3/expr"
+
+	"github.com/quiver-go/quiver/model"
 )
 
-// MaxCompletionName is the longest completion name, in bytes.
-const MaxCompletionName = 64
+// MaxCompletionName is the longest completion name, in bytes: a
+// completion's name is the name of the structured output its requests
+// carry, so it follows [model.MaxStructuredOutputName].
+const MaxCompletionName = model.MaxStructuredOutputName
 
 // CompletionExpr is a typed direct-output contract a service owns: the
 // assistant answers with its Return type instead of calling a tool.
@@ -41,19 +45,9 @@ func (c *CompletionExpr) SetDescription(d string) { c.Description = d }
 
 // ValidCompletionName reports whether name is a completion name: 1 to 64
 // ASCII letters, digits, '_' and '-', starting with a letter or a digit.
-func ValidCompletionName(name string) bool {
-	if name == "" || len(name) > MaxCompletionName {
-		return false
-	}
-	for i := 0; i < len(name); i++ {
-		c := name[i]
-		alnum := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
-		if !alnum && (i == 0 || c != '_' && c != '-') {
-			return false
-		}
-	}
-	return true
-}
+// It is [model.ValidStructuredOutputName]: the design refuses the names
+// the model request would.
+func ValidCompletionName(name string) bool { return model.ValidStructuredOutputName(name) }
 
 // Validate reports an invalid or repeated name and a missing Return.
 func (c *CompletionExpr) Validate() error {

@@ -196,11 +196,11 @@ func describeKind(k ProviderKind) string {
 // pendingCodegen is the last expression the root walks: once a design has
 // validated, its Finalize records in the root a warning for each
 // declaration whose code generation is not implemented yet (the
-// publications of MCP-backed toolsets, completions), so that goa gen says
-// what it leaves out instead of failing. Passthroughs, registries, registry
+// publications of MCP-backed toolsets), so that goa gen says what it
+// leaves out instead of failing. Passthroughs, registries, registry
 // references, agents' registry sources, MCP servers, MCP-backed toolsets
-// (FromMCP, FromExternalMCP) and the agents using them, and the
-// publications of local toolsets exported by services generate code
+// (FromMCP, FromExternalMCP) and the agents using them, the publications
+// of local toolsets exported by services and completions generate code
 // (package codegen).
 type pendingCodegen struct {
 	root *RootExpr
@@ -217,9 +217,6 @@ func (p *pendingCodegen) Finalize() {
 		if ts := p.Export.Exported(); ts != nil && (ts.Kind() == ProviderMCP || ts.Kind() == ProviderExternalMCP) {
 			r.AddWarning("code generation for the publication of MCP toolsets is not implemented yet; nothing is generated to publish toolset %q (%s) to registry %q", ts.Name, ts.Provider.EvalName(), p.Registry.Name)
 		}
-	}
-	for _, c := range r.Completions {
-		r.AddWarning("code generation for completions is not implemented yet; nothing is generated for %s", c.EvalName())
 	}
 }
 

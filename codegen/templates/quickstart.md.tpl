@@ -208,6 +208,36 @@ if out.Final != nil {
 }
 ```
 {{ end }}
+{{- if .Completions }}
+## Completions
+
+Each service declaring `Completion(...)` has a package
+`gen/<service>/completions` with its results' Go types and, per completion,
+a value: `Complete(ctx, client, req)` returns the model's answer decoded into
+the result type once it has met the result's schema;
+`StreamComplete(ctx, client, req)` returns a `*completion.Streamer` whose
+`Recv` previews the answer's text and whose `Value()` is the decoded answer,
+after a clean end of the stream. A request offering tools is refused before
+any model request; an answer breaking the schema is a
+`*planner.OutputContractError`, never sent back to the model.
+{{ range .Completions }}{{ $p := . }}{{ range .Completions }}
+- `{{ .Expr.Name }}` of service `{{ $p.Service.Name }}` (`{{ $p.Import }}`){{ with .Expr.Description }}: {{ . }}{{ end }}
+  `completions.{{ .GoName }}` answers a `{{ .ResultName }}`{{ if .Example }}; `Example()` returns its declared example{{ end }}.
+{{- end }}{{ end }}
+
+With the model client of the runtime above (offline, a scripted model whose
+reply is the JSON answer):
+
+```go
+{{- with index .Completions 0 }}{{ with index .Completions 0 }}
+answer, err := completions.{{ .GoName }}.Complete(ctx, client, &model.Request{Messages: []model.Message{model.UserMessage("…")}})
+if err != nil {
+	return err // a *planner.OutputContractError when the answer breaks the schema
+}
+fmt.Printf("%+v\n", answer)
+{{- end }}{{ end }}
+```
+{{ end }}
 ## Notes
 
 - `Definition()` returns the agent as declared (uses, deferred tools, run

@@ -2,8 +2,10 @@
 // examples/records/design through its generated packages, offline: a
 // scripted model counts late orders (an inline tool), searches for the
 // export tool the design defers, and starts an export — a tool behind a
-// confirmation, so the run suspends until the operator approves. It prints
-// what happens as a person would read it.
+// confirmation, so the run suspends until the operator approves. Then the
+// design's typed completion summarize_records turns the conversation into
+// an activity-log entry, a validated Go value. It prints what happens as a
+// person would read it.
 //
 //	go run ./examples/records
 //
@@ -27,7 +29,8 @@ func main() {
 }
 
 // conversation registers the generated agent, plays one turn with a
-// confirmation and writes it to w.
+// confirmation, asks the completion for its log entry and writes it all
+// to w.
 func conversation(ctx context.Context, w io.Writer) error {
 	client, err := newAssistant(w)
 	if err != nil {
@@ -54,5 +57,5 @@ func conversation(ctx context.Context, w io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(w, "\nassistant: %s\n", out.Final.Text)
-	return nil
+	return logEntry(ctx, w, "user: "+ask+"\nassistant: "+out.Final.Text)
 }

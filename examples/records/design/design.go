@@ -40,8 +40,8 @@ func declared() bool {
 }
 
 // Design makes the design's top-level declarations: the API, the shared
-// types, the workspace toolset and the workspace service with its
-// assistant agent.
+// types, the workspace toolset and the workspace service with its typed
+// completion (completions.go) and its assistant agent.
 func Design() {
 	API("records", func() {
 		Title("Records")
@@ -63,6 +63,7 @@ func Design() {
 
 	Service("workspace", func() {
 		Description("The data workspace.")
+		completions()
 		Agent("assistant", `You help the user explore and change the tables of their data workspace.
 Read freely: list, describe, preview, count and query tables without asking.
 When the user has clearly asked to open, filter or export something, do it; when the request is ambiguous, propose it instead with the matching propose tool, which shows a chip the user clicks.
