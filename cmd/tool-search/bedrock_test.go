@@ -36,12 +36,12 @@ func withAWSCredentials(t *testing.T) {
 }
 
 // bedrockCase: Claude through Bedrock's InvokeModel, the same
-// conversation as the direct Anthropic case (the same adapter), posted to
-// the model's invoke path and signed with SigV4.
+// conversation as the direct Anthropic case (the same adapter), streamed
+// from the model's invoke-with-response-stream path and signed with SigV4.
 func bedrockCase() providerCase {
 	c := anthropicCase()
 	c.provider, c.model = providerBedrock, bedrockModel
-	c.path = "/model/" + bedrockModel + "/invoke"
+	c.path = "/model/" + bedrockModel + "/invoke-with-response-stream"
 	return c
 }
 

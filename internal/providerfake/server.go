@@ -136,6 +136,10 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		if !ok {
 			s.t.Errorf("request %d asks for a stream and its scripted answer is not a provider response the fake can stream: %.200s", n, a.Body)
 		}
+		if strings.HasSuffix(r.URL.Path, "/invoke-with-response-stream") {
+			// Claude on Bedrock: the Messages events in Bedrock's frames.
+			events, contentType = AnthropicBedrockEvents(events), BedrockStreamContentType
+		}
 		a.Events = events
 		if _, set := a.Header["Content-Type"]; !set {
 			a.Header = mergeHeader(a.Header, "Content-Type", contentType)
