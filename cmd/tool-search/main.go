@@ -64,7 +64,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return exitFailed
 	}
 	printSetup(stdout, m)
+	stop := (&streamPrinter{w: stdout}).follow(q.rt)
 	out, err := q.ask(ctx, "tool-search-1", question)
+	stop()
 	if err != nil {
 		fmt.Fprintln(stderr, "tool-search:", err)
 		return exitFailed

@@ -156,5 +156,5 @@ func offlineScript() *scripted.Client {
 		scripted.Call("search_tools", `{"query":"current weather in a city"}`),
 		scripted.Call("get_weather", `{"city":"Tokyo"}`),
 		scripted.Reply("Tokyo is partly cloudy at 18 °C, with 62% humidity and a light wind of 11 km/h. (The tool returns a fixed example, not a live observation.)"),
-	)
+	).WithStreaming()
 }

@@ -69,14 +69,16 @@ func TestProviderConversations(t *testing.T) {
 
 			var printed bytes.Buffer
 			for i, turn := range []struct{ question, answer string }{{question, answer1}, {question2, answer2}} {
+				fmt.Fprintf(&printed, "— turn %d\n", i+1)
+				stop := (&streamPrinter{w: &printed}).follow(q.rt)
 				out, err := q.ask(ctx, fmt.Sprintf("tool-search-%d", i+1), turn.question)
+				stop()
 				if err != nil {
 					t.Fatalf("turn %d: %v", i+1, err)
 				}
 				if out.Final == nil || out.Final.Text != turn.answer {
 					t.Fatalf("turn %d ended %s with %+v, want the answer %q", i+1, out.Reason, out.Final, turn.answer)
 				}
-				fmt.Fprintf(&printed, "— turn %d\n", i+1)
 				printConversation(&printed, out.Messages)
 				printOutcome(&printed, out, true)
 			}
