@@ -83,7 +83,7 @@ func printRun(w io.Writer, r runtime.RunInfo, lapsed bool, recs []runtime.EventR
 		return err
 	}
 	fmt.Fprintf(w, "\nEvents (%d):\n", len(recs))
-	for _, rec := range recs {
+	for _, rec := range foldStreamed(recs) {
 		fmt.Fprintf(w, "  %s\n", eventLine(rec))
 	}
 	if pending := pendingOf(recs, r); len(pending) > 0 {
@@ -196,6 +196,24 @@ func eventSummary(rec runtime.EventRecord) string {
 		s = fmt.Sprintf("%s revision %d", e.Registry, e.Revision)
 	case runtime.CacheCheckpointIgnored:
 		s = string(e.Checkpoint)
+	case runtime.TextDelta:
+		s = attempt(e.Attempt) + e.Text
+	case runtime.ToolCallStreaming:
+		s = attempt(e.Attempt) + e.Tool + " call " + e.CallID + " " + e.ArgumentsDelta
+	case runtime.SearchRound:
+		s = fmt.Sprintf("%q found %s", e.Query, dash(strings.Join(e.Found, ", ")))
+	case runtime.StreamUsage:
+		s = fmt.Sprintf("%d in, %d out tokens", e.Usage.InputTokens, e.Usage.OutputTokens)
+	case runtime.PlanningRetried:
+		s = fmt.Sprintf("attempt %d; what attempt %d streamed is void", e.Attempt, e.Attempt-1)
+	case runtime.ToolProgress:
+		s = fmt.Sprintf("%s call %s: %g", e.Tool, e.CallID, e.Progress.Progress)
+		if e.Total > 0 {
+			s += fmt.Sprintf(" of %g", e.Total)
+		}
+		if e.Message != "" {
+			s += ", " + e.Message
+		}
 	case runtime.UnknownEvent:
 		s = "(a newer release's event) " + string(e.Data)
 	}
@@ -204,6 +222,14 @@ func eventSummary(rec runtime.EventRecord) string {
 		s = string(r[:maxSummaryRunes-1]) + "…"
 	}
 	return s
+}
+
+// attempt names a retried attempt ("" for the first).
+func attempt(n int) string {
+	if n > 1 {
+		return fmt.Sprintf("(attempt %d) ", n)
+	}
+	return ""
 }
 
 // dash stands for an empty cell.
