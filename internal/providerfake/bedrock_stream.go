@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 
 	"github.com/aws/smithy-go/eventstream"
+
+	"github.com/quiver-go/quiver/internal/pieces"
 )
 
 // Streamed Bedrock Converse (POST /model/{modelId}/converse-stream): the
@@ -90,7 +92,7 @@ func bedrockStream(body []byte) ([]Event, bool) {
 	for i, b := range a.Output.Message.Content {
 		switch {
 		case b.Text != nil:
-			for _, piece := range wordPieces(*b.Text) {
+			for _, piece := range pieces.Words(*b.Text) {
 				events = append(events, event("contentBlockDelta", map[string]any{"contentBlockIndex": i, "delta": map[string]any{"text": piece}}))
 			}
 		case b.ToolUse != nil:
@@ -100,7 +102,7 @@ func bedrockStream(body []byte) ([]Event, bool) {
 			if json.Compact(&input, b.ToolUse.Input) != nil {
 				return nil, false
 			}
-			for _, piece := range pieces(input.String(), 8) {
+			for _, piece := range pieces.Bytes(input.String(), 8) {
 				events = append(events, event("contentBlockDelta", map[string]any{"contentBlockIndex": i, "delta": map[string]any{"toolUse": map[string]any{"input": piece}}}))
 			}
 		default:

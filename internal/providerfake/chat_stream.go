@@ -2,8 +2,8 @@ package providerfake
 
 import (
 	"encoding/json"
-	"strings"
-	"unicode/utf8"
+
+	"github.com/quiver-go/quiver/internal/pieces"
 )
 
 // Streamed Chat Completions: the chat.completion.chunk events
@@ -70,7 +70,7 @@ func chatStream(body []byte) ([]Event, bool) {
 	}
 	events := []Event{chunk(map[string]any{"role": "assistant", "content": ""}, nil)}
 	if c := ch.Message.Content; c != nil {
-		for _, piece := range wordPieces(*c) {
+		for _, piece := range pieces.Words(*c) {
 			events = append(events, chunk(map[string]any{"content": piece}, nil))
 		}
 	}
@@ -79,7 +79,7 @@ func chatStream(body []byte) ([]Event, bool) {
 			"index": i, "id": tc.ID, "type": "function",
 			"function": map[string]any{"name": tc.Function.Name, "arguments": ""},
 		}}}, nil))
-		for _, piece := range pieces(tc.Function.Arguments, 8) {
+		for _, piece := range pieces.Bytes(tc.Function.Arguments, 8) {
 			events = append(events, chunk(map[string]any{"tool_calls": []any{map[string]any{
 				"index": i, "function": map[string]any{"arguments": piece},
 			}}}, nil))
@@ -103,39 +103,4 @@ func chunkJSON(head, fields map[string]any) string {
 	}
 	raw, _ := json.Marshal(all) // maps of strings, numbers and raw JSON always encode
 	return string(raw)
-}
-
-// wordPieces splits text after each space, as models stream words.
-func wordPieces(text string) []string {
-	var out []string
-	for text != "" {
-		i := strings.IndexByte(text, ' ')
-		if i < 0 {
-			return append(out, text)
-		}
-		out = append(out, text[:i+1])
-		text = text[i+1:]
-	}
-	return out
-}
-
-// pieces splits s into pieces of about n bytes, never inside a UTF-8
-// sequence.
-func pieces(s string, n int) []string {
-	var out []string
-	for len(s) > n {
-		cut := n
-		for cut > 0 && !utf8.RuneStart(s[cut]) {
-			cut--
-		}
-		if cut == 0 {
-			cut = n
-		}
-		out = append(out, s[:cut])
-		s = s[cut:]
-	}
-	if s != "" {
-		out = append(out, s)
-	}
-	return out
 }

@@ -4,9 +4,8 @@ import (
 	"context"
 	"errors"
 	"slices"
-	"strings"
-	"unicode/utf8"
 
+	"github.com/quiver-go/quiver/internal/pieces"
 	"github.com/quiver-go/quiver/model"
 )
 
@@ -38,7 +37,7 @@ func (c *Client) Stream(ctx context.Context, req *model.Request) (model.Streamer
 	var mid *midStream
 	if errors.As(err, &mid) {
 		return model.NewStream(ctx, func(ctx context.Context, emit func(model.Chunk) error) (*model.Response, error) {
-			for _, piece := range wordPieces(mid.text) {
+			for _, piece := range pieces.Words(mid.text) {
 				if err := emit(model.Chunk{Kind: model.ChunkText, Text: piece}); err != nil {
 					return nil, err
 				}
@@ -71,7 +70,7 @@ func pieceChunks(resp *model.Response) []model.Chunk {
 	pending := slices.Clone(resp.ToolCalls)
 	call := func(tc model.ToolCall) {
 		out = append(out, model.Chunk{Kind: model.ChunkToolCallDelta, ToolCallDelta: &model.ToolCallDelta{ID: tc.ID, Name: tc.Name}})
-		for _, piece := range bytePieces(string(tc.Payload), 8) {
+		for _, piece := range pieces.Bytes(string(tc.Payload), 8) {
 			out = append(out, model.Chunk{Kind: model.ChunkToolCallDelta, ToolCallDelta: &model.ToolCallDelta{ID: tc.ID, Name: tc.Name, Arguments: piece}})
 		}
 		tc.Payload = slices.Clone(tc.Payload)
@@ -81,7 +80,7 @@ func pieceChunks(resp *model.Response) []model.Chunk {
 		for _, p := range m.Parts {
 			switch {
 			case p.Kind == model.PartText:
-				for _, piece := range wordPieces(p.Text) {
+				for _, piece := range pieces.Words(p.Text) {
 					out = append(out, model.Chunk{Kind: model.ChunkText, Text: piece})
 				}
 			case p.Kind == model.PartToolCall && p.ToolCall != nil:
@@ -98,39 +97,4 @@ func pieceChunks(resp *model.Response) []model.Chunk {
 	}
 	u := resp.Usage
 	return append(out, model.Chunk{Kind: model.ChunkUsage, Usage: &u})
-}
-
-// wordPieces splits text after each space, as models stream words.
-func wordPieces(text string) []string {
-	var out []string
-	for text != "" {
-		i := strings.IndexByte(text, ' ')
-		if i < 0 {
-			return append(out, text)
-		}
-		out = append(out, text[:i+1])
-		text = text[i+1:]
-	}
-	return out
-}
-
-// bytePieces splits s into pieces of about n bytes, never inside a UTF-8
-// sequence.
-func bytePieces(s string, n int) []string {
-	var out []string
-	for len(s) > n {
-		cut := n
-		for cut > 0 && !utf8.RuneStart(s[cut]) {
-			cut--
-		}
-		if cut == 0 {
-			cut = n
-		}
-		out = append(out, s[:cut])
-		s = s[cut:]
-	}
-	if s != "" {
-		out = append(out, s)
-	}
-	return out
 }
