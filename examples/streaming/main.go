@@ -59,43 +59,24 @@ func run(ctx context.Context, w io.Writer) error {
 	}
 	defer rt.Close()
 
-	// The server: the run log's events over SSE, for the holder of a
-	// token made at start.
-	token := rand.Text()
-	events, err := runsse.New(rt.RunLog(), runsse.Options{
-		Authorize: bearer(token),
-		Logger:    slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
-	})
+	srv, err := serve(rt.RunLog())
 	if err != nil {
 		return err
 	}
-	arrived := make(chan struct{})
-	mux := http.NewServeMux()
-	mux.Handle("GET /runs/{run}/events", onFirstRequest(events, func() { close(arrived) }))
-	ln, err := loopback.Listen()
-	if err != nil {
-		return err
-	}
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
-	served := make(chan error, 1)
-	go func() { served <- srv.Serve(ln) }()
-	defer func() {
-		srv.Shutdown(context.WithoutCancel(ctx)) // waits for the streams, which end with the client's requests
-		<-served
-	}()
+	defer srv.close()
 	fmt.Fprintln(w, "server: the run log's events at GET /runs/{run}/events, on a loopback port, for a bearer token")
 
+	// Returning cancels the client's requests, whatever their state.
+	clientCtx, cancelClient := context.WithCancel(ctx)
+	defer cancelClient()
 	c := &client{
 		http:  &http.Client{Transport: &http.Transport{}},
-		url:   "http://" + ln.Addr().String() + "/runs/" + runID + "/events",
+		url:   srv.url + "/runs/" + runID + "/events",
 		path:  "/runs/" + runID + "/events",
-		token: token,
+		token: srv.token,
 		print: &printer{w: w},
 	}
 	defer c.http.CloseIdleConnections()
-	// Returning cancels the client's requests, whatever their state.
-	ctx, cancelClient := context.WithCancel(ctx)
-	defer cancelClient()
 
 	// The client connects first: the server holds its request until
 	// the run has an event (runsse.Options.WaitForRun).
@@ -106,11 +87,11 @@ func run(ctx context.Context, w io.Writer) error {
 	}
 	first := make(chan response, 1)
 	go func() {
-		resp, err := c.get(ctx, 0, true)
+		resp, err := c.get(clientCtx, 0, true)
 		first <- response{resp, err}
 	}()
 	select {
-	case <-arrived:
+	case <-srv.arrived:
 	case r := <-first:
 		if r.err == nil {
 			r.resp.Body.Close()
@@ -129,7 +110,7 @@ func run(ctx context.Context, w io.Writer) error {
 	if r.err != nil {
 		return r.err
 	}
-	got, err := c.follow(ctx, r.resp)
+	got, err := c.follow(clientCtx, r.resp)
 	if err != nil {
 		return err
 	}
@@ -151,7 +132,7 @@ func run(ctx context.Context, w io.Writer) error {
 	// From the last id there is nothing more: 204 tells a client (an
 	// EventSource) to stop reconnecting.
 	last := got[len(got)-1].seq
-	resp, err := c.get(ctx, last, true)
+	resp, err := c.get(clientCtx, last, true)
 	if err != nil {
 		return err
 	}
@@ -160,7 +141,7 @@ func run(ctx context.Context, w io.Writer) error {
 	if resp.StatusCode != http.StatusNoContent {
 		return fmt.Errorf("a request after the run's last event was answered %s, want 204 No Content", resp.Status)
 	}
-	resp, err = c.get(ctx, 0, false)
+	resp, err = c.get(clientCtx, 0, false)
 	if err != nil {
 		return err
 	}
@@ -170,6 +151,48 @@ func run(ctx context.Context, w io.Writer) error {
 		return fmt.Errorf("a request without the token was answered %s, want 401 Unauthorized", resp.Status)
 	}
 	return nil
+}
+
+// server serves a run log's events over SSE on a loopback port.
+type server struct {
+	// url is where it listens (http://127.0.0.1:port).
+	url string
+	// token is the bearer token it asks for, random.
+	token string
+	// arrived is closed when the first request for events reaches it.
+	arrived chan struct{}
+	srv     *http.Server
+	served  chan error
+}
+
+// serve starts a server of log's events at GET /runs/{run}/events for the
+// holder of a token made now.
+func serve(log runtime.RunLog) (*server, error) {
+	s := &server{token: rand.Text(), arrived: make(chan struct{}), served: make(chan error, 1)}
+	events, err := runsse.New(log, runsse.Options{
+		Authorize: bearer(s.token),
+		Logger:    slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
+	})
+	if err != nil {
+		return nil, err
+	}
+	mux := http.NewServeMux()
+	mux.Handle("GET /runs/{run}/events", onFirstRequest(events, func() { close(s.arrived) }))
+	ln, err := loopback.Listen()
+	if err != nil {
+		return nil, err
+	}
+	s.url = "http://" + ln.Addr().String()
+	s.srv = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	go func() { s.served <- s.srv.Serve(ln) }()
+	return s, nil
+}
+
+// close stops the server once its streams have ended (they end with the
+// run, or when their client goes away).
+func (s *server) close() {
+	s.srv.Shutdown(context.Background())
+	<-s.served
 }
 
 // unauthorized refuses a request without the token: runsse answers 401
