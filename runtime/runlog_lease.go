@@ -98,6 +98,9 @@ type runLease struct {
 	mu    sync.Mutex
 	until time.Time
 	start sync.Once
+	// stopped is closed when the renewal loop has returned (nil while
+	// none was started): Close waits for it.
+	stopped chan struct{}
 }
 
 // holdLease makes sure the lease lasts more than half its length from
@@ -126,15 +129,24 @@ func (rt *Runtime) renewLease(ctx context.Context, force bool) error {
 // runs of lapsed owners as interrupted, from New until Close.
 func (rt *Runtime) keepLease() {
 	rt.lease.start.Do(func() {
+		rt.lease.stopped = make(chan struct{})
+		// A renewal in progress when the runtime closes is cancelled, and
+		// Close waits for it: nothing touches the store after Close.
+		closing, cancelClosing := context.WithCancel(context.Background())
 		go func() {
+			<-rt.closing
+			cancelClosing()
+		}()
+		go func() {
+			defer close(rt.lease.stopped)
 			tick := time.NewTicker(rt.lease.ttl / 3)
 			defer tick.Stop()
 			for {
-				ctx, cancel := context.WithTimeout(context.Background(), rt.lease.ttl/3)
-				if err := rt.renewLease(ctx, true); err != nil {
+				ctx, cancel := context.WithTimeout(closing, rt.lease.ttl/3)
+				if err := rt.renewLease(ctx, true); err != nil && closing.Err() == nil {
 					slog.Warn("quiver runtime: lease not renewed; its runs may be recorded interrupted", "owner", rt.owner, "err", err)
 				}
-				if _, err := rt.RecoverInterrupted(ctx); err != nil {
+				if _, err := rt.RecoverInterrupted(ctx); err != nil && closing.Err() == nil {
 					slog.Warn("quiver runtime: interrupted runs not recorded", "err", err)
 				}
 				cancel()

@@ -271,9 +271,14 @@ func (rt *Runtime) modelForLocked(id string, class model.ModelClass) (model.Clie
 }
 
 // Close stops the runtime's background work — the registry refreshes
-// SyncInterval starts, the renewal of its lease on the run log. Runs in flight are not affected; Close is safe to
-// call more than once.
+// SyncInterval starts, the renewal of its lease on the run log, which it
+// cancels and waits for, so that a store may be closed right after. Runs
+// in flight are not affected; Close is safe to call more than once.
 func (rt *Runtime) Close() error {
 	rt.closeOnce.Do(func() { close(rt.closing) })
+	rt.lease.start.Do(func() {}) // no loop starts after Close
+	if rt.lease.stopped != nil {
+		<-rt.lease.stopped
+	}
 	return nil
 }
