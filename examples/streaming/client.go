@@ -14,11 +14,11 @@ import (
 // client follows one run's events over SSE, as a program would: plain
 // net/http, Last-Event-ID to resume.
 type client struct {
-	http *http.Client
+	// authed sends the bearer token; anon sends none.
+	authed, anon *http.Client
 	// url is where the run's events are served; path is what the client
 	// prints of it (no port).
 	url, path string
-	token     string
 	print     *printer
 }
 
@@ -41,13 +41,13 @@ func (c *client) get(ctx context.Context, after int64, withToken bool) (*http.Re
 		return nil, err
 	}
 	req.Header.Set("Accept", "text/event-stream")
-	if withToken {
-		req.Header.Set("Authorization", "Bearer "+c.token)
-	}
 	if after > 0 {
 		req.Header.Set("Last-Event-ID", strconv.FormatInt(after, 10))
 	}
-	return c.http.Do(req)
+	if withToken {
+		return c.authed.Do(req)
+	}
+	return c.anon.Do(req)
 }
 
 // follow reads the run's events from resp, the answer to the first

@@ -26,6 +26,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/quiver-go/quiver/internal/httpauth"
 	"github.com/quiver-go/quiver/internal/loopback"
 	"github.com/quiver-go/quiver/runtime"
 	"github.com/quiver-go/quiver/runtime/runsse"
@@ -69,14 +70,17 @@ func run(ctx context.Context, w io.Writer) error {
 	// Returning cancels the client's requests, whatever their state.
 	clientCtx, cancelClient := context.WithCancel(ctx)
 	defer cancelClient()
+	transport := &http.Transport{}
+	defer transport.CloseIdleConnections()
 	c := &client{
-		http:  &http.Client{Transport: &http.Transport{}},
-		url:   srv.url + "/runs/" + runID + "/events",
-		path:  "/runs/" + runID + "/events",
-		token: srv.token,
-		print: &printer{w: w},
+		// The token travels in the one bearer transport the repository
+		// has; the anonymous client shows the refusal.
+		authed: &http.Client{Transport: httpauth.BearerTransport{Key: srv.token, Base: transport}},
+		anon:   &http.Client{Transport: transport},
+		url:    srv.url + "/runs/" + runID + "/events",
+		path:   "/runs/" + runID + "/events",
+		print:  &printer{w: w},
 	}
-	defer c.http.CloseIdleConnections()
 
 	// The client connects first: the server holds its request until
 	// the run has an event (runsse.Options.WaitForRun).
