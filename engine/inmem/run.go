@@ -88,6 +88,12 @@ func (r *run) execute(handler engine.WorkflowFunc, input json.RawMessage) {
 		}
 		if err != nil {
 			out = nil
+			// A workflow that gave up because its timeout cancelled it
+			// ended by the timeout: the timer's own finish may come after
+			// this one.
+			if cause := context.Cause(r.ctx); errors.Is(cause, context.DeadlineExceeded) && r.ctx.Err() != nil {
+				err = cause
+			}
 		}
 		r.finish(out, err)
 	}()
