@@ -261,3 +261,24 @@ func TestToolProgressIsAnEventOfTheRunningCall(t *testing.T) {
 		t.Fatalf("the log holds %d events, subscribers saw %d", len(recs), len(events))
 	}
 }
+
+func TestAFormingCallsPiecesStopAtItsArgumentBound(t *testing.T) {
+	const limit = 24
+	big := `{"q":"` + strings.Repeat("orders and more orders ", 20) + `"}`
+	f := newFixture(t, RunPolicy{ModelOutput: OutputLimits{MaxArgumentBytes: limit}}, []fixtureTool{{spec: newSpec(t, "lookup"), handler: ok(`{}`)}},
+		scripted.Call("lookup", big),
+		scripted.Reply("That was too long."),
+	)
+	f.model.WithStreaming()
+	out := f.run("Look it up.")
+	shown := 0
+	for _, e := range eventsOf[ToolCallStreaming](f) {
+		shown += len(e.ArgumentsDelta)
+	}
+	if shown == 0 || shown > limit {
+		t.Fatalf("the forming call showed %d bytes of its arguments, want some and at most %d", shown, limit)
+	}
+	if len(f.executed()) != 0 || out.Status != StatusCompleted {
+		t.Fatalf("executed %v, out %+v: the call over the bound must be refused, not run", f.executed(), out)
+	}
+}
