@@ -3,7 +3,6 @@ package bedrock
 import (
 	"encoding/json"
 	"errors"
-	"io"
 	"net/http"
 	"reflect"
 	"strings"
@@ -12,6 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/bedrockruntime/types"
 
 	"github.com/quiver-go/quiver/internal/providerfake"
+	"github.com/quiver-go/quiver/internal/streamtest"
 	"github.com/quiver-go/quiver/model"
 )
 
@@ -42,30 +42,6 @@ func streamRequest() *model.Request {
 	}
 }
 
-// recvAll reads st until io.EOF or an error, returning the chunks before.
-func recvAll(t *testing.T, st model.Streamer) ([]model.Chunk, error) {
-	t.Helper()
-	var got []model.Chunk
-	for {
-		c, err := st.Recv()
-		if errors.Is(err, io.EOF) {
-			return got, nil
-		}
-		if err != nil {
-			return got, err
-		}
-		got = append(got, c)
-	}
-}
-
-func kinds(chunks []model.Chunk) []model.ChunkKind {
-	out := make([]model.ChunkKind, len(chunks))
-	for i, c := range chunks {
-		out[i] = c.Kind
-	}
-	return out
-}
-
 // TestStreamDeliversTextInputDeltasTheCallUsageAndCompletesResponse
 // streams the answer Complete reads from Converse: the request is
 // Converse's, sent to converse-stream; text and tool input arrive in
@@ -84,7 +60,7 @@ func TestStreamDeliversTextInputDeltasTheCallUsageAndCompletesResponse(t *testin
 		t.Fatal(err)
 	}
 	defer st.Close()
-	got, err := recvAll(t, st)
+	got, err := streamtest.Drain(st)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,7 +90,7 @@ func TestStreamDeliversTextInputDeltasTheCallUsageAndCompletesResponse(t *testin
 	}
 	n := len(got)
 	if got[n-2].Kind != model.ChunkUsage || *got[n-2].Usage != want.Usage || got[n-1].Kind != model.ChunkDone {
-		t.Fatalf("chunks %v, want the usage %+v then the response", kinds(got), want.Usage)
+		t.Fatalf("chunks %v, want the usage %+v then the response", streamtest.Kinds(got), want.Usage)
 	}
 	if !reflect.DeepEqual(got[n-1].Response, want) {
 		t.Fatalf("final response %+v\nComplete returned %+v", got[n-1].Response, want)
@@ -140,7 +116,7 @@ func TestStreamTextArrivesBeforeTheAnswerEnds(t *testing.T) {
 		t.Fatalf("first chunk %+v, %v; want the first word while the rest is held", first, err)
 	}
 	close(release)
-	rest, err := recvAll(t, st)
+	rest, err := streamtest.Drain(st)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -181,7 +157,7 @@ func TestStreamCutMidInputIsInterruptedWithoutTheCall(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer st.Close()
-			got, err := recvAll(t, st)
+			got, err := streamtest.Drain(st)
 			if !errors.Is(err, model.ErrStreamInterrupted) {
 				t.Fatalf("err = %v, want ErrStreamInterrupted", err)
 			}
@@ -191,7 +167,7 @@ func TestStreamCutMidInputIsInterruptedWithoutTheCall(t *testing.T) {
 				}
 			}
 			if len(got) == 0 || got[len(got)-1].Kind != model.ChunkToolCallDelta {
-				t.Fatalf("chunks %v, want the input deltas that arrived", kinds(got))
+				t.Fatalf("chunks %v, want the input deltas that arrived", streamtest.Kinds(got))
 			}
 		})
 	}
@@ -207,7 +183,7 @@ func TestStreamEndingWithoutMetadataIsInterrupted(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	_, err = recvAll(t, st)
+	_, err = streamtest.Drain(st)
 	if !errors.Is(err, model.ErrStreamInterrupted) || !strings.Contains(err.Error(), "before metadata") {
 		t.Fatalf("err = %v, want ErrStreamInterrupted naming the missing metadata", err)
 	}
@@ -223,7 +199,7 @@ func TestStreamExceptionMidStreamIsAnInterruptedAPIError(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	got, err := recvAll(t, st)
+	got, err := streamtest.Drain(st)
 	var ae *APIError
 	var te *types.ThrottlingException
 	if !errors.Is(err, model.ErrStreamInterrupted) || !errors.As(err, &ae) || !errors.As(err, &te) || ae.Code != "ThrottlingException" {

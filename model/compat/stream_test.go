@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/quiver-go/quiver/internal/providerfake"
+	"github.com/quiver-go/quiver/internal/streamtest"
 	"github.com/quiver-go/quiver/model"
 )
 
@@ -25,31 +26,6 @@ func sse(chunks ...string) providerfake.Answer {
 }
 
 const chunkHead = `{"id":"chatcmpl-s","object":"chat.completion.chunk","created":1767225600,"model":"qwen3-8b","choices":`
-
-// recvAll reads st until io.EOF or an error, returning the chunks before.
-func recvAll(t *testing.T, st model.Streamer) ([]model.Chunk, error) {
-	t.Helper()
-	var got []model.Chunk
-	for {
-		c, err := st.Recv()
-		if errors.Is(err, io.EOF) {
-			return got, nil
-		}
-		if err != nil {
-			return got, err
-		}
-		got = append(got, c)
-	}
-}
-
-// kinds lists the chunks' kinds.
-func kinds(chunks []model.Chunk) []model.ChunkKind {
-	out := make([]model.ChunkKind, len(chunks))
-	for i, c := range chunks {
-		out[i] = c.Kind
-	}
-	return out
-}
 
 func hi() *model.Request {
 	return &model.Request{Messages: []model.Message{model.UserMessage("hi")}, Tools: catalogTools()[:2]}
@@ -70,13 +46,13 @@ func TestStreamDeliversTextThenToolCallsThenTheWholeResponse(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	got, err := recvAll(t, st)
+	got, err := streamtest.Drain(st)
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := []model.ChunkKind{model.ChunkText, model.ChunkText, model.ChunkToolCallDelta, model.ChunkToolCallDelta, model.ChunkToolCallDelta, model.ChunkToolCall, model.ChunkUsage, model.ChunkDone}
-	if !reflect.DeepEqual(kinds(got), want) || got[0].Text != "Let me " || got[1].Text != "check." {
-		t.Fatalf("chunks = %v, want %v", kinds(got), want)
+	if !reflect.DeepEqual(streamtest.Kinds(got), want) || got[0].Text != "Let me " || got[1].Text != "check." {
+		t.Fatalf("chunks = %v, want %v", streamtest.Kinds(got), want)
 	}
 	for i, args := range []string{"", `{"sql":`, `"select 1"}`} {
 		if d := got[2+i].ToolCallDelta; *d != (model.ToolCallDelta{ID: "call_1", Name: "runQuery", Arguments: args}) {
@@ -116,7 +92,7 @@ func TestStreamDeliversTextBeforeTheCompletionEnds(t *testing.T) {
 		t.Fatalf("first chunk %+v, %v; want the text %q while the rest is held", c, err, "Hello ")
 	}
 	close(release)
-	rest, err := recvAll(t, st)
+	rest, err := streamtest.Drain(st)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,7 +124,7 @@ func TestStreamArgumentDeltasMakeTheCallsCompleteWouldReturn(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	got, err := recvAll(t, st)
+	got, err := streamtest.Drain(st)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -198,12 +174,12 @@ func TestStreamInterruptedMidArgumentsHasNoCall(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	got, err := recvAll(t, st)
+	got, err := streamtest.Drain(st)
 	if !errors.Is(err, model.ErrStreamInterrupted) {
 		t.Fatalf("err = %v, want ErrStreamInterrupted", err)
 	}
-	if want := []model.ChunkKind{model.ChunkToolCallDelta, model.ChunkToolCallDelta}; !reflect.DeepEqual(kinds(got), want) {
-		t.Fatalf("chunks before the error = %v, want only the deltas %v", kinds(got), want)
+	if want := []model.ChunkKind{model.ChunkToolCallDelta, model.ChunkToolCallDelta}; !reflect.DeepEqual(streamtest.Kinds(got), want) {
+		t.Fatalf("chunks before the error = %v, want only the deltas %v", streamtest.Kinds(got), want)
 	}
 	if _, err := st.Recv(); !errors.Is(err, io.EOF) {
 		t.Fatalf("Recv after the failure = %v, want io.EOF", err)
@@ -226,7 +202,7 @@ func TestStreamEndingWithoutFinishReasonIsInterrupted(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	got, err := recvAll(t, st)
+	got, err := streamtest.Drain(st)
 	if !errors.Is(err, model.ErrStreamInterrupted) || !strings.Contains(err.Error(), "without a finish_reason") {
 		t.Fatalf("err = %v, want ErrStreamInterrupted naming the missing finish_reason", err)
 	}
@@ -278,13 +254,13 @@ func TestStreamReportsTheUsageChunk(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	got, err := recvAll(t, st)
+	got, err := streamtest.Drain(st)
 	if err != nil {
 		t.Fatal(err)
 	}
 	n := len(got)
 	if n < 2 || got[n-2].Kind != model.ChunkUsage || got[n-1].Kind != model.ChunkDone {
-		t.Fatalf("chunks = %v, want a usage chunk before the response", kinds(got))
+		t.Fatalf("chunks = %v, want a usage chunk before the response", streamtest.Kinds(got))
 	}
 	want := model.Usage{InputTokens: 90, OutputTokens: 3, CacheReadTokens: 64}
 	if *got[n-2].Usage != want || got[n-1].Response.Usage != want {
@@ -327,7 +303,7 @@ func TestStreamWithPortableSearchStreamsEveryRoundFromTheServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	got, err := recvAll(t, st)
+	got, err := streamtest.Drain(st)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,25 +8,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/quiver-go/quiver/internal/streamtest"
 	"github.com/quiver-go/quiver/model"
 	"github.com/quiver-go/quiver/model/scripted"
 )
-
-// recvAll reads st until io.EOF or an error, returning the chunks before.
-func recvAll(t *testing.T, st model.Streamer) ([]model.Chunk, error) {
-	t.Helper()
-	var got []model.Chunk
-	for {
-		c, err := st.Recv()
-		if errors.Is(err, io.EOF) {
-			return got, nil
-		}
-		if err != nil {
-			return got, err
-		}
-		got = append(got, c)
-	}
-}
 
 func hello() *model.Request {
 	return &model.Request{Messages: []model.Message{model.UserMessage("How many orders per region?")}}
@@ -45,7 +30,7 @@ func TestWithStreamingDeliversWordsAndArgumentPiecesBeforeEachCall(t *testing.T)
 		t.Fatal(err)
 	}
 	defer st.Close()
-	got, err := recvAll(t, st)
+	got, err := streamtest.Drain(st)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,7 +88,7 @@ func TestStreamWithoutWithStreamingIsOneChunkPerPart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := recvAll(t, st)
+	got, err := streamtest.Drain(st)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,7 +111,7 @@ func TestFailMidStreamStreamsTextThenFailsAndTheNextStepPlays(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Stream = %v, want the failure from Recv", err)
 	}
-	got, err := recvAll(t, st)
+	got, err := streamtest.Drain(st)
 	if !errors.Is(err, model.ErrStreamInterrupted) || !strings.Contains(err.Error(), "step 1 FailMidStream") {
 		t.Fatalf("err = %v, want ErrStreamInterrupted naming the step", err)
 	}
