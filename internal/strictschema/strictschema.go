@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -125,7 +126,7 @@ func (w *walker) node(path string, v any, depth int, root bool) {
 		w.add(path, "a boolean or non-object subschema is outside strict mode: write it as an object schema")
 		return
 	}
-	for _, k := range sortedKeys(s) {
+	for _, k := range slices.Sorted(maps.Keys(s)) {
 		if !keywords[k] && !(root && k == "$schema") {
 			w.add(path, fmt.Sprintf("keyword %q is outside strict mode", k))
 		}
@@ -152,7 +153,7 @@ func (w *walker) node(path string, v any, depth int, root bool) {
 			}
 		}
 		var missing []string
-		for _, name := range sortedKeys(props) {
+		for _, name := range slices.Sorted(maps.Keys(props)) {
 			if !required[name] {
 				missing = append(missing, fmt.Sprintf("%q", name))
 			}
@@ -162,7 +163,7 @@ func (w *walker) node(path string, v any, depth int, root bool) {
 		}
 	}
 	if props, ok := s["properties"].(map[string]any); ok {
-		for _, name := range sortedKeys(props) {
+		for _, name := range slices.Sorted(maps.Keys(props)) {
 			w.node(path+"/properties/"+escape(name), props[name], depth, false)
 		}
 	}
@@ -176,7 +177,7 @@ func (w *walker) node(path string, v any, depth int, root bool) {
 	}
 	for _, defs := range []string{"$defs", "definitions"} {
 		if d, ok := s[defs].(map[string]any); ok {
-			for _, name := range sortedKeys(d) {
+			for _, name := range slices.Sorted(maps.Keys(d)) {
 				w.node(path+"/"+defs+"/"+escape(name), d[name], depth, false)
 			}
 		}
@@ -201,14 +202,4 @@ func isObject(s map[string]any) bool {
 // escape escapes a name as a JSON Pointer token.
 func escape(name string) string {
 	return strings.ReplaceAll(strings.ReplaceAll(name, "~", "~0"), "/", "~1")
-}
-
-// sortedKeys returns m's keys in order.
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

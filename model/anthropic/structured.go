@@ -4,7 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	sdk "github.com/anthropics/anthropic-sdk-go/v2"
@@ -272,11 +273,11 @@ func recursive(doc any) (string, bool) {
 	collect = func(owner, path string, v any) {
 		switch v := v.(type) {
 		case map[string]any:
-			for _, k := range sortedKeys(v) {
+			for _, k := range slices.Sorted(maps.Keys(v)) {
 				child := path + "/" + pointerToken(k)
 				if k == "$defs" || k == "definitions" {
 					if defs, ok := v[k].(map[string]any); ok {
-						for _, name := range sortedKeys(defs) {
+						for _, name := range slices.Sorted(maps.Keys(defs)) {
 							p := child + "/" + pointerToken(name)
 							if _, seen := refs[p]; !seen {
 								refs[p] = nil // a definition, with or without references
@@ -331,7 +332,7 @@ func recursive(doc any) (string, bool) {
 		state[def] = 2
 		return "", false
 	}
-	defs := sortedKeys(refs)
+	defs := slices.Sorted(maps.Keys(refs))
 	for _, d := range defs {
 		if state[d] == 0 {
 			if p, ok := visit(d); ok {
@@ -371,14 +372,4 @@ func compact(raw json.RawMessage) []byte {
 // pointerToken escapes a name as a JSON Pointer token.
 func pointerToken(name string) string {
 	return strings.ReplaceAll(strings.ReplaceAll(name, "~", "~0"), "/", "~1")
-}
-
-// sortedKeys returns m's keys in order.
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
