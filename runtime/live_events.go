@@ -28,8 +28,7 @@ type liveRuns struct {
 // never held back by a store's write; closing an activity's emitter waits
 // for its events to be recorded.
 type liveRun struct {
-	rt    *Runtime
-	runID string
+	rt *Runtime
 
 	mu       sync.Mutex
 	idle     *sync.Cond // signalled when a drain ends
@@ -50,7 +49,7 @@ func (l *liveRuns) open(rt *Runtime, runID string, floor int64) *liveRun {
 	}
 	lr, ok := l.runs[runID]
 	if !ok {
-		lr = &liveRun{rt: rt, runID: runID}
+		lr = &liveRun{rt: rt}
 		lr.idle = sync.NewCond(&lr.mu)
 		l.runs[runID] = lr
 	}
@@ -81,13 +80,6 @@ func (l *liveRuns) settle(runID string) int64 {
 		lr.idle.Wait()
 	}
 	return lr.last
-}
-
-// forget drops the run's live state once its segment has ended.
-func (l *liveRuns) forget(runID string) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	delete(l.runs, runID)
 }
 
 // emit numbers e after the run's last event, hands it to the synchronous
@@ -136,14 +128,14 @@ func (lr *liveRun) drain() {
 }
 
 // wait blocks until every queued record is appended, and returns the
-// first append error.
-func (lr *liveRun) wait() error {
+// last number given and the first append error.
+func (lr *liveRun) wait() (int64, error) {
 	lr.mu.Lock()
 	defer lr.mu.Unlock()
 	for lr.draining {
 		lr.idle.Wait()
 	}
-	return lr.err
+	return lr.last, lr.err
 }
 
 // activityEvents is one activity attempt's emitter: the header its events
@@ -183,9 +175,4 @@ func (a *activityEvents) emitCall(callID string, e Event) {
 // number of the last live event of the run and the first append error: an
 // activity whose events are not all recorded fails, or the workflow's next
 // event would leave a gap in the log.
-func (a *activityEvents) close() (int64, error) {
-	err := a.run.wait()
-	a.run.mu.Lock()
-	defer a.run.mu.Unlock()
-	return a.run.last, err
-}
+func (a *activityEvents) close() (int64, error) { return a.run.wait() }

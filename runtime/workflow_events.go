@@ -60,7 +60,6 @@ func (r *runner) flush() error {
 // suspension are recorded where they happen — and appends what is left.
 // A segment whose end cannot be recorded fails.
 func (r *runner) end(out RunOutput, err error) (RunOutput, error) {
-	defer r.rt.live.forget(r.st.RunID)
 	switch {
 	case err == nil:
 	case errors.Is(err, engine.ErrCanceled) || r.wctx.Context().Err() != nil:
