@@ -3,6 +3,7 @@ package providerfake
 import (
 	"encoding/json"
 	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -115,22 +116,6 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		_, _ = io.WriteString(w, `{"error":{"message":"no answer scripted","type":"test"}}`)
 		return
 	}
-	// A client that goes away before its answer is written whole is
-	// reported by Gone. written is closed only once the answer is whole:
-	// a handler that stops early because the client went away (a held
-	// event's select) must not hide it.
-	written := make(chan struct{})
-	go func() {
-		select {
-		case <-r.Context().Done():
-			select {
-			case <-written: // the context ends when the handler returns
-			default:
-				close(gone)
-			}
-		case <-written:
-		}
-	}()
 	if a.Events == nil && (a.Status == 0 || a.Status == http.StatusOK) && asksForStream(r, body) {
 		events, contentType, ok := streamOf([]byte(a.Body))
 		if !ok {
@@ -149,8 +134,10 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set(k, v)
 	}
 	if a.Events != nil {
-		if s.stream(w, r, a) {
-			close(written)
+		// A client that goes away before its stream is written whole
+		// is reported by Gone.
+		if !s.stream(w, r, a) {
+			close(gone)
 		}
 		return
 	}
@@ -158,7 +145,6 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(a.Status)
 	}
 	_, _ = io.WriteString(w, a.Body)
-	close(written)
 }
 
 // stream writes a's events one by one, flushing each, holding each until
@@ -246,17 +232,18 @@ func streamOf(body []byte) ([]Event, string, bool) {
 }
 
 func mergeHeader(h map[string]string, k, v string) map[string]string {
-	out := make(map[string]string, len(h)+1)
-	for hk, hv := range h {
-		out[hk] = hv
+	out := maps.Clone(h)
+	if out == nil {
+		out = map[string]string{}
 	}
 	out[k] = v
 	return out
 }
 
 // Gone returns a channel closed when the client of request i (0-based)
-// goes away before its answer is written whole — a stream the client
-// closed or cancelled. Request i need not have arrived yet.
+// goes away before its streamed answer is written whole — a stream the
+// client closed or cancelled, seen at a held event or a failed write.
+// Request i need not have arrived yet.
 func (s *Server) Gone(i int) <-chan struct{} {
 	s.mu.Lock()
 	defer s.mu.Unlock()
