@@ -44,6 +44,19 @@ func newProvider(t *testing.T, exchanges ...exchange) (*providerfake.Server, *Cl
 	for i, ex := range exchanges {
 		answers[i] = providerfake.Answer{Status: ex.status, Body: ex.body}
 	}
+	return fakeResponses(t, answers, func(i int, r providerfake.Request) {
+		if exchanges[i].golden != "" {
+			checkGolden(t, exchanges[i].golden, wholeBody(t, r.Body, exchanges[i].streamed))
+		}
+	})
+}
+
+// fakeResponses starts a local Responses API playing answers and returns
+// it with a client bound to it. When the test ends it checks that every
+// answer was asked for and each request carried the key, then hands each
+// request to check.
+func fakeResponses(t *testing.T, answers []providerfake.Answer, check func(i int, r providerfake.Request)) (*providerfake.Server, *Client) {
+	t.Helper()
 	p := providerfake.New(t, "/responses", answers...)
 	c, err := New(WithBaseURL(p.URL()), WithAPIKey(testKey), WithHTTPClient(p.Client()), WithMaxRetries(0), WithModel("gpt-5.4"))
 	if err != nil {
@@ -51,15 +64,15 @@ func newProvider(t *testing.T, exchanges ...exchange) (*providerfake.Server, *Cl
 	}
 	t.Cleanup(func() {
 		reqs := p.Requests()
-		if len(reqs) != len(exchanges) {
-			t.Errorf("provider received %d requests, want %d", len(reqs), len(exchanges))
+		if len(reqs) != len(answers) {
+			t.Errorf("provider received %d requests, want %d", len(reqs), len(answers))
 		}
 		for i, r := range reqs {
 			if got := r.Header.Get("Authorization"); got != "Bearer "+testKey {
 				t.Errorf("request %d: Authorization %q", i+1, got)
 			}
-			if i < len(exchanges) && exchanges[i].golden != "" {
-				checkGolden(t, exchanges[i].golden, wholeBody(t, r.Body, exchanges[i].streamed))
+			if i < len(answers) {
+				check(i, r)
 			}
 		}
 	})

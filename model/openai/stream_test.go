@@ -18,24 +18,7 @@ import (
 // "stream": true.
 func newStreamProvider(t *testing.T, answers ...providerfake.Answer) (*providerfake.Server, *Client) {
 	t.Helper()
-	p := providerfake.New(t, "/responses", answers...)
-	c, err := New(WithBaseURL(p.URL()), WithAPIKey(testKey), WithHTTPClient(p.Client()), WithMaxRetries(0), WithModel("gpt-5.4"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		reqs := p.Requests()
-		if len(reqs) != len(answers) {
-			t.Errorf("provider received %d requests, want %d", len(reqs), len(answers))
-		}
-		for i, r := range reqs {
-			if got := r.Header.Get("Authorization"); got != "Bearer "+testKey {
-				t.Errorf("request %d: Authorization %q", i+1, got)
-			}
-			wholeBody(t, r.Body, true)
-		}
-	})
-	return p, c
+	return fakeResponses(t, answers, func(_ int, r providerfake.Request) { wholeBody(t, r.Body, true) })
 }
 
 // streamAll streams req and reads the stream to its end: the chunks
