@@ -32,6 +32,22 @@ const drainTimeout = 5 * time.Second
 type execLog struct {
 	f    *os.File
 	work *registrytest.Counter
+	// held maps call ids to a channel their execution waits for after it
+	// is logged (holdUntil); set before the provider serves, read only.
+	held map[string]<-chan struct{}
+}
+
+// holdUntil makes the executions of ids wait, once started and logged,
+// until release is closed: a test that needs a call to be in a provider's
+// hands at a given moment says so instead of guessing from durations.
+// Call it before the provider serves.
+func (e *execLog) holdUntil(release <-chan struct{}, ids ...string) {
+	if e.held == nil {
+		e.held = map[string]<-chan struct{}{}
+	}
+	for _, id := range ids {
+		e.held[id] = release
+	}
 }
 
 func openExecLog(path string) (*execLog, error) {
@@ -61,6 +77,13 @@ func (e *execLog) Execute(ctx context.Context, call *toolcall.Call) (*toolcall.R
 	}
 	if err := e.f.Sync(); err != nil {
 		return nil, fmt.Errorf("faulttest: execution log: %w", err)
+	}
+	if release, ok := e.held[call.Meta.ToolCallID]; ok {
+		select {
+		case <-release:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
 	}
 	return e.work.Execute(ctx, call)
 }

@@ -43,8 +43,9 @@ func (p *redisProxy) refuseFor(d time.Duration) time.Time {
 //
 // Nodes A and B reach Redis through a proxy (redisProxy); providers P1 (on
 // A) and P2 (on B) have room for 3 calls each, logging their executions.
-// Leases last 2s. Six calls run (slow: three of 1s, three of 9s); six
-// more wait accepted for room (slow, 300ms). Then the proxy refuses every
+// Leases last 2s. Six calls run (slow: three of 1s, held in the
+// providers' hands until the outage begins, and three of 9s); six more
+// wait accepted for room (slow, 300ms). Then the proxy refuses every
 // connection for 6s, three times the TTL: the 1s calls end during the
 // outage (their providers retry posting the outcome), the 9s ones after
 // it; four more calls are sent during the outage (their consumers retry
@@ -66,8 +67,13 @@ func TestRedisOutageLongerThanTheLeaseTTLKeepsTheLeases(t *testing.T) {
 	clients := []*registry.Client{client(t, nodes[0].URL), client(t, nodes[1].URL)}
 	dir := t.TempDir()
 	logs := map[string]string{}
+	// The 1s calls are held in their providers' hands until the outage
+	// has begun, so they end during it however slow the machine is.
+	outageBegun := make(chan struct{})
+	shortCalls := []string{"run-00", "run-02", "run-04"}
 	for i, name := range []string{"P1", "P2"} {
 		exec, path := newExecLog(t, dir, name)
+		exec.holdUntil(outageBegun, shortCalls...)
 		logs[name] = path
 		registrytest.Serve(t, client(t, nodes[i].URL), registry.Registration{
 			Toolset: registrytest.Echo("echo"), Revision: "r1", MaxInFlight: 3, Provider: name, DrainTimeout: drainTimeout,
@@ -132,6 +138,7 @@ func TestRedisOutageLongerThanTheLeaseTTLKeepsTheLeases(t *testing.T) {
 
 	start := time.Now()
 	recovered := proxy.refuseFor(outage)
+	close(outageBegun)
 	// Four calls sent while Redis is unreachable.
 	time.Sleep(time.Second)
 	for i, id := range callIDs("during", 4) {
@@ -165,7 +172,7 @@ func TestRedisOutageLongerThanTheLeaseTTLKeepsTheLeases(t *testing.T) {
 	}
 	// The 1s calls ended during the outage: their outcomes were posted
 	// after it, by providers retrying on leases past their first expiry.
-	for _, id := range []string{"run-00", "run-02", "run-04"} {
+	for _, id := range shortCalls {
 		if rec := recordOf(t, direct, id); rec.SettledAt.Before(recovered) {
 			t.Errorf("%s settled at %s, before the outage ended (%s): the test did not hold it through the outage", id,
 				rec.SettledAt.Format("15:04:05.000"), recovered.Format("15:04:05.000"))
