@@ -1,26 +1,35 @@
 package search
 
 import (
-	"unicode"
-	"unicode/utf8"
-
 	"github.com/kljensen/snowball/english"
 )
 
 // AnalyzerVersion names the analyzer that produced a [Document]'s terms. An
 // [Index] refuses documents built by another version: stale generated code must
-// be regenerated rather than silently mis-ranked.
-const AnalyzerVersion = "quiver-en-1"
+// be regenerated (goa gen) rather than silently mis-ranked.
+//
+// quiver-2 added accent and compatibility folding, character bigrams for
+// Han and Kana, and English stemming of ASCII words only; quiver-en-1
+// documents are refused with a message naming the regeneration command.
+const AnalyzerVersion = "quiver-2"
 
 // Analyze turns text into index terms with the default analyzer:
 //
-//   - split on every non-letter, non-digit rune;
-//   - split inside identifiers at case changes (startExport → start export,
-//     HTTPServer → http server) and between letters and digits are kept
+//   - words are maximal runs of letters, combining marks and digits (the
+//     letter and numeral classes of Unicode word segmentation, UAX #29,
+//     without its dictionary-based segmentation of scripts written without
+//     spaces, such as Thai);
+//   - words split further inside identifiers at case changes (startExport
+//     → start export, HTTPServer → http server); letters and digits stay
 //     together (base64 stays one token);
-//   - lower-case;
+//   - lower-case, then compatibility-decompose (NFKD) and drop nonspacing
+//     marks: météo → meteo, Ｗｅｂ → web, ﬁle → file;
+//   - Han, Hiragana and Katakana runs become overlapping character bigrams
+//     (天气查询 → 天气 气查 查询; a lone character stays itself), so a query
+//     naming part of a phrase matches it;
 //   - drop English stop words and conversational fillers ("the", "please");
-//   - stem with the Snowball English stemmer.
+//   - stem ASCII words with the Snowball English stemmer. Stemming is
+//     English only: other words are indexed as folded.
 //
 // The same function analyzes documents and queries.
 func Analyze(text string) []string {
@@ -33,57 +42,23 @@ func Analyze(text string) []string {
 	return out
 }
 
-// termOf maps one lower-case token to its index term, or reports that the
+// termOf maps one folded token to its index term, or reports that the
 // token is a stop word.
 func termOf(tok []byte) (string, bool) {
 	if _, stop := stopWords[string(tok)]; stop {
 		return "", false
 	}
+	if !isASCII(tok) {
+		return string(tok), true
+	}
 	return english.Stem(string(tok), false), true
 }
 
-// forEachToken calls fn with each lower-case token of text. The slice passed
-// to fn is reused between calls.
-func forEachToken(text string, fn func(tok []byte)) {
-	var buf [64]byte
-	tok := buf[:0]
-	// prev classifies the previous rune: 0 none, 1 lower or other letter,
-	// 2 upper, 3 digit.
-	prev := 0
-	flush := func() {
-		if len(tok) > 0 {
-			fn(tok)
-			tok = tok[:0]
+func isASCII(b []byte) bool {
+	for _, c := range b {
+		if c >= 0x80 {
+			return false
 		}
 	}
-	for i := 0; i < len(text); {
-		r, size := utf8.DecodeRuneInString(text[i:])
-		i += size
-		switch {
-		case unicode.IsUpper(r):
-			// A new word starts at an upper-case rune after a lower-case
-			// one (startExport), or at the last upper-case rune of a run
-			// that a lower-case rune follows (HTTPServer → HTTP Server).
-			if prev == 1 {
-				flush()
-			} else if prev == 2 {
-				next, _ := utf8.DecodeRuneInString(text[i:])
-				if unicode.IsLower(next) {
-					flush()
-				}
-			}
-			tok = utf8.AppendRune(tok, unicode.ToLower(r))
-			prev = 2
-		case unicode.IsLetter(r):
-			tok = utf8.AppendRune(tok, unicode.ToLower(r))
-			prev = 1
-		case unicode.IsDigit(r):
-			tok = utf8.AppendRune(tok, r)
-			prev = 3
-		default:
-			flush()
-			prev = 0
-		}
-	}
-	flush()
+	return true
 }

@@ -152,7 +152,8 @@ func (b *fieldBuilder) build() FieldTerms {
 func (d Document) Validate() error {
 	var errs []error
 	if d.Analyzer != AnalyzerVersion {
-		errs = append(errs, fmt.Errorf("analyzer is %q, want %q: regenerate the document with this version of search", d.Analyzer, AnalyzerVersion))
+		errs = append(errs, fmt.Errorf("analyzer is %q, want %q: the document was computed by another version of Quiver; "+
+			"regenerate it with this one (goa gen <your design package>, or search.NewDocument for a document built at run time)", d.Analyzer, AnalyzerVersion))
 	}
 	if d.Name == "" {
 		errs = append(errs, errors.New("name is empty"))

@@ -93,3 +93,27 @@ func TestDocumentBuilderMatchesNewDocument(t *testing.T) {
 		}
 	}
 }
+
+// A document computed by the previous analyzer (quiver-en-1: no accent
+// folding, no bigrams) is refused where it enters an index, with the
+// command that regenerates it: its terms would silently mis-rank.
+func TestIndexRefusesDocumentsOfThePreviousAnalyzer(t *testing.T) {
+	doc := NewDocument(Source{Name: "weather.forecast", Description: "Météo du jour"})
+	doc.Analyzer = "quiver-en-1"
+	ix, err := NewIndex(DefaultParams())
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = ix.Add(doc)
+	if err == nil || !errors.Is(err, ErrInvalidDocument) {
+		t.Fatalf("Add(quiver-en-1 document) = %v, want ErrInvalidDocument", err)
+	}
+	for _, want := range []string{`analyzer is "quiver-en-1", want "quiver-2"`, "goa gen"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q does not say %q", err, want)
+		}
+	}
+	if ix.Len() != 0 {
+		t.Errorf("the refused document was indexed")
+	}
+}

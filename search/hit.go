@@ -11,11 +11,15 @@ const (
 	// TierSeparatorFolded: the query equals a name ignoring case and the
 	// separators _ - . / and spaces (startExport ~ start_export).
 	TierSeparatorFolded
+	// TierFuzzyName: no name matched, but the query separator-folded is
+	// within a few edits of a name or name part (fetchewebpage ~
+	// fetch_webpage); nearer names first. See [Index.Search].
+	TierFuzzyName
 	// TierScored: the tool matched query terms.
 	TierScored
 )
 
-var tierNames = [...]string{"exact", "case-folded", "separator-folded", "scored"}
+var tierNames = [...]string{"exact", "case-folded", "separator-folded", "fuzzy-name", "scored"}
 
 // String returns the tier's name.
 func (t Tier) String() string {

@@ -25,6 +25,8 @@ type Index struct {
 	terms     []string
 	postings  [][]posting
 	freeTerms []uint32
+	// vocab finds the terms near a misspelled query word.
+	vocab deletionIndex
 	// slots hold the documents; a removed document's slot is recycled.
 	slots     []slot
 	freeSlots []uint32
@@ -68,6 +70,7 @@ func NewIndex(p Params) (*Index, error) {
 		termIDs: make(map[string]uint32),
 		bySlot:  make(map[string]uint32),
 		names:   newNameTiers(),
+		vocab:   newDeletionIndex(),
 	}, nil
 }
 
@@ -222,6 +225,7 @@ func (ix *Index) delete(s uint32) {
 		}
 		ix.postings[id] = ps
 		if len(ps) == 0 {
+			ix.vocab.remove(id, ix.terms[id])
 			delete(ix.termIDs, ix.terms[id])
 			ix.terms[id] = ""
 			ix.freeTerms = append(ix.freeTerms, id)
@@ -256,5 +260,6 @@ func (ix *Index) termID(term string) uint32 {
 		ix.postings = append(ix.postings, nil)
 	}
 	ix.termIDs[term] = id
+	ix.vocab.add(id, term)
 	return id
 }

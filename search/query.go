@@ -10,18 +10,36 @@ import (
 // scratch is the per-query working memory, pooled so that a query allocates
 // only its result slice.
 type scratch struct {
-	acc     []float64 // score per slot
-	touched []uint32  // slots with a score, in first-touch order
-	terms   []uint32  // the query's unique term ids
-	tiered  []candidate
-	top     []candidate
-	buf     []byte
+	acc         []float64 // score per slot
+	touched     []uint32  // slots with a score, in first-touch order
+	terms       []queryTerm
+	tiered      []candidate
+	top         []candidate
+	buf         []byte
+	grams       gramScratch
+	corrections []correction
+	// explain makes queryTerms record each term's query word.
+	explain bool
+}
+
+// queryTerm is one vocabulary term a query scores with: a query word's
+// own term (weight 1), or a correction of a misspelled word (weight
+// fuzzyTermWeight[dist]).
+type queryTerm struct {
+	id     uint32
+	weight float64
+	dist   int
+	word   string // the query word, kept for Explain only
 }
 
 type candidate struct {
 	slot  uint32
 	score float64
 	tier  Tier
+	// rank and key: a fuzzy name hit's fuzzyRank and the name key it
+	// matched.
+	rank uint8
+	key  string
 }
 
 // Search returns at most limit hits ([DefaultLimit] when limit <= 0): first the
@@ -44,7 +62,8 @@ func (ix *Index) Search(query string, limit int) []Hit {
 	defer ix.scratch.Put(sc)
 	sc.reset(len(ix.slots))
 
-	ix.score(sc, query)
+	ix.queryTerms(sc, query)
+	ix.score(sc)
 	ix.matchNames(sc, strings.TrimSpace(query))
 	ix.selectTop(sc, limit)
 
@@ -79,21 +98,54 @@ func (sc *scratch) reset(slots int) {
 	sc.top = sc.top[:0]
 }
 
-// score accumulates BM25F scores of the query's terms into sc.acc:
-//
-//	score(d) = Σ_t idf(t) · (k1+1) · tf'(t,d) / (k1 + tf'(t,d))
-//	tf'(t,d) = Σ_f w_f · tf_f(t,d) / (1 − b_f + b_f · len_f(d) / avglen_f)
-//	idf(t)   = ln(1 + (N − df + 0.5) / (df + 0.5))
-func (ix *Index) score(sc *scratch, query string) {
+// queryTerms lists in sc.terms the vocabulary terms query scores with:
+// each word's term, or, for a word absent from the vocabulary, the terms
+// it is within a typo of (see correct). A term counts once, at its best
+// weight.
+func (ix *Index) queryTerms(sc *scratch, query string) {
 	forEachToken(query, func(tok []byte) {
 		t := ix.stems.term(tok)
 		if t == "" {
 			return
 		}
-		if id, ok := ix.termIDs[t]; ok && !slices.Contains(sc.terms, id) {
-			sc.terms = append(sc.terms, id)
+		if id, ok := ix.termIDs[t]; ok {
+			sc.addTerm(queryTerm{id: id, weight: 1}, tok)
+			return
+		}
+		for _, c := range ix.correct(sc, tok, t) {
+			sc.addTerm(queryTerm{id: c.id, weight: fuzzyTermWeight[c.dist], dist: c.dist}, tok)
 		}
 	})
+}
+
+// addTerm adds qt to sc.terms, or raises the weight of the same term.
+func (sc *scratch) addTerm(qt queryTerm, word []byte) {
+	for i := range sc.terms {
+		if t := &sc.terms[i]; t.id == qt.id {
+			if qt.weight > t.weight {
+				t.weight, t.dist = qt.weight, qt.dist
+				if sc.explain {
+					t.word = string(word)
+				}
+			}
+			return
+		}
+	}
+	if sc.explain {
+		qt.word = string(word)
+	}
+	sc.terms = append(sc.terms, qt)
+}
+
+// score accumulates BM25F scores of sc.terms into sc.acc:
+//
+//	score(d) = Σ_t weight(t) · idf(t) · (k1+1) · tf'(t,d) / (k1 + tf'(t,d))
+//	tf'(t,d) = Σ_f w_f · tf_f(t,d) / (1 − b_f + b_f · len_f(d) / avglen_f)
+//	idf(t)   = ln(1 + (N − df + 0.5) / (df + 0.5))
+//
+// weight(t) is 1 for a word's own term and below 1 for a typo's
+// correction (fuzzyTermWeight).
+func (ix *Index) score(sc *scratch) {
 	if len(sc.terms) == 0 {
 		return
 	}
@@ -106,10 +158,10 @@ func (ix *Index) score(sc *scratch, query string) {
 		}
 	}
 	k1 := p.K1
-	for _, id := range sc.terms {
-		ps := ix.postings[id]
+	for _, qt := range sc.terms {
+		ps := ix.postings[qt.id]
 		df := float64(len(ps))
-		idf := math.Log(1 + (n-df+0.5)/(df+0.5))
+		idf := qt.weight * math.Log(1+(n-df+0.5)/(df+0.5))
 		for i := range ps {
 			pt := &ps[i]
 			lengths := &ix.slots[pt.slot].lengths
@@ -143,6 +195,7 @@ func (ix *Index) matchNames(sc *scratch, q string) {
 	if len(sc.buf) > 0 {
 		ix.addTier(sc, ix.names.sepFolded[string(sc.buf)], TierSeparatorFolded)
 	}
+	ix.matchFuzzyNames(sc, q)
 	slices.SortFunc(sc.tiered, ix.compare)
 }
 
@@ -193,9 +246,13 @@ func (ix *Index) selectTop(sc *scratch, limit int) {
 	}
 }
 
-// compare orders candidates by tier, then score (descending), then name.
+// compare orders candidates by tier, then fuzzyRank (fuzzy name hits),
+// then score (descending), then name.
 func (ix *Index) compare(a, b candidate) int {
 	if c := cmp.Compare(a.tier, b.tier); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.rank, b.rank); c != 0 {
 		return c
 	}
 	if c := cmp.Compare(b.score, a.score); c != 0 {

@@ -1,0 +1,58 @@
+package search
+
+// EditDistance is the optimal-string-alignment distance between a and b, in
+// runes: the fewest insertions, deletions, substitutions and swaps of two
+// adjacent runes that turn one into the other, no rune edited twice. It is
+// the distance of the fuzzy name tier and of typo-tolerant terms.
+func EditDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	return boundedDistance(ra, rb, len(ra)+len(rb), nil)
+}
+
+// boundedDistance is the optimal-string-alignment distance of a and b when
+// it is at most k, and k+1 otherwise; it stops as soon as every alignment
+// has cost more than k. rows is reusable scratch memory (may be nil).
+func boundedDistance(a, b []rune, k int, rows *[3][]int) int {
+	if d := len(a) - len(b); d > k || -d > k {
+		return k + 1
+	}
+	if len(a) == 0 || len(b) == 0 {
+		return max(len(a), len(b))
+	}
+	var local [3][]int
+	if rows == nil {
+		rows = &local
+	}
+	for i := range rows {
+		if cap(rows[i]) < len(b)+1 {
+			rows[i] = make([]int, len(b)+1)
+		}
+		rows[i] = rows[i][:len(b)+1]
+	}
+	// before is row i-2, prev row i-1, cur row i.
+	before, prev, cur := rows[0], rows[1], rows[2]
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		best := i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			d := min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				d = min(d, before[j-2]+1)
+			}
+			cur[j] = d
+			best = min(best, d)
+		}
+		if best > k {
+			return k + 1
+		}
+		before, prev, cur = prev, cur, before
+	}
+	return min(prev[len(b)], k+1)
+}

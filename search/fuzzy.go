@@ -1,0 +1,173 @@
+package search
+
+import (
+	"slices"
+	"strings"
+	"unicode/utf8"
+)
+
+// Typo tolerance: the fuzzy name tier and fuzzy query terms. Both find
+// their candidates with a gramIndex and measure them with the
+// optimal-string-alignment distance (EditDistance).
+
+// nameEdits is how many edits the fuzzy name tier forgives in a query of
+// n runes (separator-folded): none under 4 runes (too many names are that
+// close), one up to 7, two from 8.
+func nameEdits(n int) int {
+	switch {
+	case n < 4:
+		return 0
+	case n < 8:
+		return 1
+	}
+	return 2
+}
+
+// maxFuzzyNameWords is the most words a query may have for the fuzzy name
+// tier to look at it: a name is one identifier, or a few words spelling
+// one ("start export"); a longer query describes a task and is left to
+// scoring.
+const maxFuzzyNameWords = 3
+
+// termEdits is how many edits a query word of n runes may be from a
+// vocabulary term it is read as: none under minCorrectedRunes (a shorter
+// word is as often a different word as a misspelled one), else one.
+// Measured on the typo-perturbed MetaTool queries (docs/benchmarks.md).
+func termEdits(n int) int {
+	if n < minCorrectedRunes {
+		return 0
+	}
+	return 1
+}
+
+// FuzzyTermWeight scales a vocabulary term's score when a query word is
+// read as it by correcting a typo, per edit: a corrected word counts
+// less than one spelled right, and two edits less than one.
+var fuzzyTermWeight = [3]float64{1, 0.5, 0.25}
+
+// maxTermCorrections bounds the vocabulary terms one misspelled word is
+// read as (the nearest, most frequent first).
+const maxTermCorrections = 2
+
+// wordCount counts the white-space-separated words of q, up to limit+1.
+func wordCount(q string, limit int) int {
+	n := 0
+	in := false
+	for _, r := range q {
+		space := r == ' ' || r == '\t' || r == '\n' || r == '\r'
+		if !space && !in {
+			n++
+			if n > limit {
+				return n
+			}
+		}
+		in = !space
+	}
+	return n
+}
+
+// matchFuzzyNames adds the fuzzy name tier's hits for q to sc.tiered:
+// documents with a name, or a name part, within nameEdits of q
+// separator-folded. It runs only when no other name tier matched: a
+// query naming a tool is not corrected into its neighbours.
+func (ix *Index) matchFuzzyNames(sc *scratch, q string) {
+	if len(sc.tiered) > 0 || wordCount(q, maxFuzzyNameWords) > maxFuzzyNameWords {
+		return
+	}
+	sc.buf = appendSepFold(sc.buf[:0], q)
+	folded := string(sc.buf)
+	k := nameEdits(utf8.RuneCountInString(folded))
+	ix.names.grams.within(&sc.grams, folded, k, func(key string, dist int) {
+		for _, s := range ix.names.fuzzy[key] {
+			ix.addFuzzy(sc, s, fuzzyRank(dist, false), key)
+		}
+		for _, s := range ix.names.parts[key] {
+			ix.addFuzzy(sc, s, fuzzyRank(dist, true), key)
+		}
+	})
+}
+
+// fuzzyRank orders fuzzy name hits: nearer first and, at one distance, a
+// whole name before a name part (execute-code's typo finds execute_code
+// before freecad-mcp.execute_code).
+func fuzzyRank(dist int, part bool) uint8 {
+	r := uint8(2 * dist)
+	if part {
+		r++
+	}
+	return r
+}
+
+// addFuzzy adds slot s to the fuzzy name tier at rank (fuzzyRank),
+// keeping the best of its names.
+func (ix *Index) addFuzzy(sc *scratch, s uint32, rank uint8, key string) {
+	for i := range sc.tiered {
+		c := &sc.tiered[i]
+		if c.slot == s {
+			if rank < c.rank || (rank == c.rank && key < c.key) {
+				c.rank, c.key = rank, key
+			}
+			return
+		}
+	}
+	score := max(sc.acc[s], 0)
+	sc.tiered = append(sc.tiered, candidate{slot: s, score: score, tier: TierFuzzyName, rank: rank, key: key})
+	sc.acc[s] = -1
+}
+
+// correction is a vocabulary term a misspelled query word is read as.
+type correction struct {
+	id   uint32
+	dist int
+}
+
+// correct returns the vocabulary terms the query word tok (folded), with
+// term t absent from the vocabulary, is read as: the terms one edit from
+// the word or from its stem, at most maxTermCorrections, the most frequent
+// first. ix.mu is held.
+func (ix *Index) correct(sc *scratch, tok []byte, t string) []correction {
+	out := sc.corrections[:0]
+	if termEdits(utf8.RuneCount(tok)) == 0 || hasCJK(tok) {
+		// A bigram of Han or Kana is not a typo of another.
+		return out
+	}
+	visit := func(word []rune) {
+		ix.vocab.candidates(word, func(id uint32) {
+			if slices.ContainsFunc(out, func(c correction) bool { return c.id == id }) {
+				return
+			}
+			sc.grams.key = appendRunes(sc.grams.key[:0], ix.terms[id])
+			if boundedDistance(word, sc.grams.key, 1, &sc.grams.rows) <= 1 {
+				out = append(out, correction{id, 1})
+			}
+		})
+	}
+	sc.grams.runes = appendRunes(sc.grams.runes[:0], t)
+	visit(sc.grams.runes)
+	if !bytesEqualString(tok, t) {
+		sc.grams.runes = appendRunes(sc.grams.runes[:0], string(tok))
+		visit(sc.grams.runes)
+	}
+	slices.SortFunc(out, func(a, b correction) int {
+		if da, db := len(ix.postings[a.id]), len(ix.postings[b.id]); da != db {
+			return db - da
+		}
+		return strings.Compare(ix.terms[a.id], ix.terms[b.id])
+	})
+	if len(out) > maxTermCorrections {
+		out = out[:maxTermCorrections]
+	}
+	sc.corrections = out
+	return out
+}
+
+func bytesEqualString(b []byte, s string) bool { return string(b) == s }
+
+func hasCJK(b []byte) bool {
+	for _, r := range string(b) {
+		if isCJK(r) {
+			return true
+		}
+	}
+	return false
+}
