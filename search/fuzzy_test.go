@@ -183,7 +183,8 @@ func TestEditDistance(t *testing.T) {
 }
 
 // FuzzFuzzyNameTier: any query against a catalog of random near names
-// never panics, and searching twice gives the same hits in the same order.
+// never panics, and searching (suggesting) twice gives the same hits in
+// the same order.
 // Every fuzzy hit is within the tier's edit bound of one of its names.
 func FuzzFuzzyNameTier(f *testing.F) {
 	for _, s := range []string{"fetchewebpage", "bing_serch", "a", "", "天气查訽", "météo", "x\xffy", strings.Repeat("ab", 40)} {
@@ -207,6 +208,12 @@ func FuzzFuzzyNameTier(f *testing.F) {
 		first := ix.Search(q, 10)
 		if again := ix.Search(q, 10); !slices.Equal(first, again) {
 			t.Fatalf("Search(%q) gave %v, then %v", q, first, again)
+		}
+		if s1, s2 := ix.Suggest(q, 5), ix.Suggest(q, 5); !slices.Equal(s1, s2) {
+			t.Fatalf("Suggest(%q) gave %v, then %v", q, s1, s2)
+		}
+		if ex := ix.Explain(q, 10); len(ex) != len(first) {
+			t.Fatalf("Explain(%q) has %d hits, Search %d", q, len(ex), len(first))
 		}
 		folded := string(appendSepFold(nil, strings.TrimSpace(q)))
 		k := nameEdits(utf8.RuneCountInString(folded))

@@ -23,8 +23,8 @@ type scratch struct {
 }
 
 // queryTerm is one vocabulary term a query scores with: a query word's
-// own term (weight 1), or a correction of a misspelled word (weight
-// fuzzyTermWeight[dist]).
+// own term (weight 1), or a correction of a misspelled word
+// (correctionWeight, dist edits away).
 type queryTerm struct {
 	id     uint32
 	weight float64
@@ -55,36 +55,38 @@ func (ix *Index) Search(query string, limit int) []Hit {
 	if ix.live == 0 {
 		return nil
 	}
+	sc := ix.getScratch(false)
+	defer ix.scratch.Put(sc)
+	ranked := ix.rank(sc, query, limit)
+	hits := make([]Hit, len(ranked))
+	for i, c := range ranked {
+		hits[i] = Hit{Name: ix.slots[c.slot].name, Score: c.score, Tier: c.tier}
+	}
+	return hits
+}
+
+// getScratch returns pooled working memory sized for the index. ix.mu is
+// held.
+func (ix *Index) getScratch(explain bool) *scratch {
 	sc, _ := ix.scratch.Get().(*scratch)
 	if sc == nil {
 		sc = &scratch{}
 	}
-	defer ix.scratch.Put(sc)
 	sc.reset(len(ix.slots))
+	sc.explain = explain
+	return sc
+}
 
+// rank runs query and returns its best limit candidates in rank order:
+// the name tiers' (sc.tiered), then the scored ones (sc.top). The result
+// aliases sc. ix.mu is held.
+func (ix *Index) rank(sc *scratch, query string, limit int) []candidate {
 	ix.queryTerms(sc, query)
 	ix.score(sc)
 	ix.matchNames(sc, strings.TrimSpace(query))
 	ix.selectTop(sc, limit)
-
-	n := len(sc.tiered) + len(sc.top)
-	if n > limit {
-		n = limit
-	}
-	hits := make([]Hit, 0, n)
-	for _, c := range sc.tiered {
-		if len(hits) == limit {
-			break
-		}
-		hits = append(hits, Hit{Name: ix.slots[c.slot].name, Score: c.score, Tier: c.tier})
-	}
-	for _, c := range sc.top {
-		if len(hits) == limit {
-			break
-		}
-		hits = append(hits, Hit{Name: ix.slots[c.slot].name, Score: c.score, Tier: TierScored})
-	}
-	return hits
+	sc.tiered = append(sc.tiered, sc.top...)
+	return sc.tiered[:min(limit, len(sc.tiered))]
 }
 
 func (sc *scratch) reset(slots int) {
@@ -113,7 +115,7 @@ func (ix *Index) queryTerms(sc *scratch, query string) {
 			return
 		}
 		for _, c := range ix.correct(sc, tok, t) {
-			sc.addTerm(queryTerm{id: c.id, weight: fuzzyTermWeight[c.dist], dist: c.dist}, tok)
+			sc.addTerm(queryTerm{id: c.id, weight: correctionWeight, dist: c.dist}, tok)
 		}
 	})
 }
@@ -143,8 +145,8 @@ func (sc *scratch) addTerm(qt queryTerm, word []byte) {
 //	tf'(t,d) = Σ_f w_f · tf_f(t,d) / (1 − b_f + b_f · len_f(d) / avglen_f)
 //	idf(t)   = ln(1 + (N − df + 0.5) / (df + 0.5))
 //
-// weight(t) is 1 for a word's own term and below 1 for a typo's
-// correction (fuzzyTermWeight).
+// weight(t) is 1 for a word's own term and correctionWeight for a typo's
+// correction.
 func (ix *Index) score(sc *scratch) {
 	if len(sc.terms) == 0 {
 		return

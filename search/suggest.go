@@ -1,0 +1,75 @@
+package search
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+	"unicode/utf8"
+)
+
+// Suggestion is a tool whose name is close to a query, offered when the
+// query itself matched nothing.
+type Suggestion struct {
+	// Name is the document's name.
+	Name string
+	// Distance is the edits between the query and the nearest of the
+	// document's names or name parts, all separator-folded.
+	Distance int
+}
+
+// suggestCandidates is how many of the names sharing the most bigrams with
+// a query Suggest measures.
+const suggestCandidates = 32
+
+// Suggest returns at most n documents whose names are near query, nearest
+// first (then whole names before name parts, then by name): the tools a
+// caller probably meant when a search finds nothing. It looks further than
+// the fuzzy name tier — up to a third of the query's length in edits, at
+// least two — and only at names, so a query describing a task rarely gets
+// any. A query of fewer than three runes gets none.
+func (ix *Index) Suggest(query string, n int) []Suggestion {
+	folded := string(appendSepFold(nil, strings.TrimSpace(query)))
+	runes := utf8.RuneCountInString(folded)
+	if n <= 0 || runes < 3 {
+		return nil
+	}
+	maxDist := max(2, runes/3)
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	sc := ix.getScratch(false)
+	defer ix.scratch.Put(sc)
+	type near struct {
+		slot uint32
+		rank uint8
+	}
+	var found []near
+	keep := func(s uint32, rank uint8) {
+		if i := slices.IndexFunc(found, func(f near) bool { return f.slot == s }); i >= 0 {
+			found[i].rank = min(found[i].rank, rank)
+			return
+		}
+		found = append(found, near{s, rank})
+	}
+	ix.names.grams.similar(&sc.grams, folded, suggestCandidates, 0.3, func(key string, dist int) {
+		if dist > maxDist {
+			return
+		}
+		for _, s := range ix.names.fuzzy[key] {
+			keep(s, fuzzyRank(dist, false))
+		}
+		for _, s := range ix.names.parts[key] {
+			keep(s, fuzzyRank(dist, true))
+		}
+	})
+	slices.SortFunc(found, func(a, b near) int {
+		if c := cmp.Compare(a.rank, b.rank); c != 0 {
+			return c
+		}
+		return strings.Compare(ix.slots[a.slot].name, ix.slots[b.slot].name)
+	})
+	out := make([]Suggestion, 0, min(n, len(found)))
+	for _, f := range found[:min(n, len(found))] {
+		out = append(out, Suggestion{Name: ix.slots[f.slot].name, Distance: int(f.rank / 2)})
+	}
+	return out
+}
