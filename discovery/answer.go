@@ -38,6 +38,10 @@ type Answer struct {
 	// JSON is the answer as the model reads it:
 	//   - [Found]:           {"query":"…","tools":[{"name":"…","description":"…"}]}
 	//   - [NoMatch]:         {"query":"…","tools":[],"message":"No tool matched …, or use one of: a, b"}
+	//     with, when some deferred tool's name is near the query,
+	//     "closest":["…"] and the message naming them first:
+	//     "No tool matched this query. Closest tool names: a, b (search for
+	//     one by its exact name). Otherwise try other words, or use one of: c"
 	//   - [BudgetExhausted]: {"error":"search-budget-exhausted","budgetCap":3}
 	//   - [InvalidQuery]:    {"error":"invalid-query","message":"…"}
 	// Adapters put it where the model reads it; an adapter whose search
@@ -80,11 +84,16 @@ func (t *Turn) SearchQuery(query string) Answer {
 	t.searches++
 	found := t.rank(query)
 	if len(found) == 0 {
-		return Answer{Kind: NoMatch, Query: query, JSON: encode(map[string]any{
+		closest := t.closest(query)
+		body := map[string]any{
 			"query":   query,
 			"tools":   []foundTool{},
-			"message": noMatchMessage(t.callable()),
-		})}
+			"message": noMatchMessage(closest, t.callable()),
+		}
+		if len(closest) > 0 {
+			body["closest"] = closest
+		}
+		return Answer{Kind: NoMatch, Query: query, JSON: encode(body)}
 	}
 	listed := make([]foundTool, len(found))
 	for i, d := range found {
@@ -163,12 +172,48 @@ func encode(v any) json.RawMessage {
 	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
 }
 
-// noMatchMessage is the message of a search that found nothing: try
-// other words, or call one of the tools callable now (left out when there
-// are none).
-func noMatchMessage(callable []string) string {
-	if len(callable) == 0 {
-		return "No tool matched this query. Try other words."
+// maxClosest is how many near tool names a search that found nothing
+// suggests.
+const maxClosest = 3
+
+// closest returns the wire names of the deferred tools not loaded yet
+// whose names are nearest query (search.Index.Suggest), nearest first:
+// the tools a model probably meant when its search found nothing.
+func (t *Turn) closest(query string) []string {
+	if t.index == nil {
+		return nil
 	}
-	return "No tool matched this query. Try other words, or use one of: " + strings.Join(callable, ", ")
+	var out []string
+	for _, s := range t.index.Suggest(query, maxClosest+len(t.loaded)) {
+		i, ok := t.deferred[s.Name]
+		if !ok || t.loaded[s.Name] {
+			continue
+		}
+		out = append(out, t.defs[i].Name)
+		if len(out) == maxClosest {
+			break
+		}
+	}
+	return out
+}
+
+// noMatchMessage is the message of a search that found nothing: the
+// closest tool names first (left out when there are none), then try other
+// words, or call one of the tools callable now (left out when there are
+// none).
+func noMatchMessage(closest, callable []string) string {
+	var b strings.Builder
+	b.WriteString("No tool matched this query.")
+	if len(closest) > 0 {
+		b.WriteString(" Closest tool names: " + strings.Join(closest, ", ") + " (search for one by its exact name).")
+		b.WriteString(" Otherwise try other words")
+	} else {
+		b.WriteString(" Try other words")
+	}
+	if len(callable) > 0 {
+		b.WriteString(", or use one of: " + strings.Join(callable, ", "))
+	} else {
+		b.WriteString(".")
+	}
+	return b.String()
 }

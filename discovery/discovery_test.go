@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -271,5 +272,44 @@ func TestZeroSettingsAreTheDefaults(t *testing.T) {
 	e := newEngine(t, Settings{Limit: 7, MinRelativeScore: NoScoreCut})
 	if e.limit != 7 || e.minRelative != 0 {
 		t.Errorf("limit %d, min relative score %v; want 7 and no cut (0)", e.limit, e.minRelative)
+	}
+}
+
+// A search that finds nothing names the deferred tools whose names are
+// nearest the query before anything else — not the ones callable already,
+// which the answer lists anyway — and still counts against the budget.
+func TestNoMatchNamesTheClosestTools(t *testing.T) {
+	req := &model.Request{Tools: []model.ToolDefinition{
+		def("startExport", "Export a table to a CSV file"),
+		def("cancelExport", "Cancel a running export"),
+	}, Search: model.SearchSettings{Mode: model.SearchPortable, Cap: 2}}
+	turn, err := newEngine(t).Begin(req, "search_tools")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Three edits from startExport: past the fuzzy name tier.
+	a := turn.SearchQuery("strtxporrt")
+	var body struct {
+		Closest []string `json:"closest"`
+		Message string   `json:"message"`
+	}
+	if err := json.Unmarshal(a.JSON, &body); err != nil || a.Kind != NoMatch {
+		t.Fatalf("answer %+v", a)
+	}
+	if !slices.Equal(body.Closest, []string{"startExport"}) ||
+		body.Message != "No tool matched this query. Closest tool names: startExport (search for one by its exact name). Otherwise try other words." {
+		t.Fatalf("answer %s", a.JSON)
+	}
+	// Once startExport is loaded it is callable, named as such, not as a
+	// closest name.
+	if !turn.Load("startExport") {
+		t.Fatal("startExport not deferred")
+	}
+	a = turn.SearchQuery("strtxporrt")
+	if strings.Contains(string(a.JSON), "Closest") || !strings.Contains(string(a.JSON), "use one of: startExport") {
+		t.Fatalf("answer %s", a.JSON)
+	}
+	if b := turn.SearchQuery("strtxporrt"); b.Kind != BudgetExhausted {
+		t.Fatalf("third search of a budget of 2: %+v", b)
 	}
 }

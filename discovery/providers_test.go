@@ -270,7 +270,14 @@ func TestEveryProviderTellsTheModelWhatASearchDidNotLoad(t *testing.T) {
 		{"budget exhausted", exhaustedReq, "export a table to csv", `{"error":"search-budget-exhausted","budgetCap":1}`},
 		{"no match", sharedRequest, "zebra giraffe",
 			string(coreAnswer(t, sharedRequest(model.SearchNative), "tool_search", "zebra giraffe").JSON)},
+		// Three edits from sendInvoice: past the fuzzy name tier, so nothing
+		// matches, but the answer names the tool the model almost named.
+		{"no match, near a name", sharedRequest, "sndinvcie",
+			string(coreAnswer(t, sharedRequest(model.SearchNative), "tool_search", "sndinvcie").JSON)},
 	} {
+		if tc.what == "no match, near a name" && !strings.Contains(tc.want, `"closest":["sendInvoice"`) {
+			t.Fatalf("%s: the core's answer names no close tool: %s", tc.what, tc.want)
+		}
 		if !strings.Contains(tc.want, "No tool matched") && !strings.Contains(tc.want, "search-budget-exhausted") {
 			t.Fatalf("%s: unexpected core answer %s", tc.what, tc.want)
 		}

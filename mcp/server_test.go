@@ -200,3 +200,33 @@ func TestRefusalNamesOnlyToolsInScope(t *testing.T) {
 		t.Fatalf("refusal = %q: it may name only the read-only client's tools", text)
 	}
 }
+
+// A search that finds nothing names the tool the client almost named,
+// in the same words as the adapters' searches (the discovery core answers
+// all of them), and never a tool outside the client's scope.
+func TestEmptySearchNamesTheClosestToolInScope(t *testing.T) {
+	e := newEnv(t, nil)
+	c := e.mustConnect("ro-key")
+	// Three edits from lookup_invoice: past the fuzzy name tier.
+	text, isErr, _ := c.call(t, "search_tools", map[string]string{"query": "lookpinvce"})
+	if isErr {
+		t.Fatalf("search = %s (error)", text)
+	}
+	var body struct {
+		Tools   []any    `json:"tools"`
+		Closest []string `json:"closest"`
+		Message string   `json:"message"`
+	}
+	if err := json.Unmarshal([]byte(text), &body); err != nil {
+		t.Fatalf("search answer %s: %v", text, err)
+	}
+	if len(body.Tools) != 0 || !slices.Equal(body.Closest, []string{"lookup_invoice"}) ||
+		!strings.HasPrefix(body.Message, "No tool matched this query. Closest tool names: lookup_invoice (search for one by its exact name).") {
+		t.Fatalf("search answer = %s, want no tools and lookup_invoice named as the closest", text)
+	}
+	// purge_ledger is one edit away but outside a read-only client's scope.
+	text, _, _ = c.call(t, "search_tools", map[string]string{"query": "purgeledgr"})
+	if strings.Contains(text, "purge_ledger") {
+		t.Fatalf("a read-only client was told of a full-tier tool: %s", text)
+	}
+}
