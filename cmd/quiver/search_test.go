@@ -96,3 +96,61 @@ func TestSearchBadCatalogFile(t *testing.T) {
 		}
 	}
 }
+
+func TestSearchExplainSaysWhy(t *testing.T) {
+	r := quiver(t, "search", "startExprot", "--limit", "2", "--explain").mustSucceed(t)
+	for _, want := range []string{
+		"\nwhy\n",
+		`1. workspace.startExport  fuzzy-name  matched "workspace.startExport" (1 edit, its part after the namespace)`,
+		"exprot → export (1 edit, ×0.5)",
+		"start → start",
+	} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	r = quiver(t, "search", "send an emial", "--catalog", "testdata/tiny.json", "--limit", "1", "--json", "--explain").mustSucceed(t)
+	var out struct {
+		Hits []struct {
+			Name  string
+			Score float64
+			Tier  string
+			Terms []struct {
+				Word, Term    string
+				Distance      int
+				Weight, Score float64
+				Fields        []struct {
+					Field string
+					Count int
+					Score float64
+				}
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &out); err != nil {
+		t.Fatalf("stdout is not JSON: %v\n%s", err, r.stdout)
+	}
+	if len(out.Hits) != 1 || out.Hits[0].Name != "send_email" || out.Hits[0].Tier != "scored" {
+		t.Fatalf("hits = %+v", out.Hits)
+	}
+	var sum float64
+	corrected := false
+	for _, m := range out.Hits[0].Terms {
+		sum += m.Score
+		if m.Word == "emial" {
+			corrected = m.Term == "email" && m.Distance == 1 && m.Weight == 0.5 && len(m.Fields) > 0
+		}
+	}
+	if !corrected || sum < out.Hits[0].Score-1e-9 || sum > out.Hits[0].Score+1e-9 {
+		t.Errorf("terms %+v add to %v (score %v); want emial read as email", out.Hits[0].Terms, sum, out.Hits[0].Score)
+	}
+}
+
+func TestSearchNoHitsSuggestsTheClosestNames(t *testing.T) {
+	r := quiver(t, "search", "strtxporrt").mustSucceed(t)
+	if !strings.Contains(r.stdout, "Closest tool names: workspace.startExport\n") {
+		t.Errorf("stdout = %q, want the closest name suggested", r.stdout)
+	}
+	r = quiver(t, "search", "strtxporrt", "--json").mustSucceed(t)
+	wantKeys(t, []byte(r.stdout), "hits", "closest")
+}

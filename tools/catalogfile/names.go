@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/quiver-go/quiver/search"
 	"github.com/quiver-go/quiver/tools"
 )
 
@@ -90,7 +91,7 @@ func (c *Catalog) nearNames(name string) []string {
 	limit := max(1, len([]rune(want))/4)
 	var found []near
 	for _, t := range c.Tools {
-		d := min(editDistance(want, strings.ToLower(t.Name)), editDistance(want, strings.ToLower(tools.Ident(t.Name).Tool())))
+		d := min(search.EditDistance(want, strings.ToLower(t.Name)), search.EditDistance(want, strings.ToLower(tools.Ident(t.Name).Tool())))
 		if d <= limit {
 			found = append(found, near{t.Name, d})
 		}
@@ -101,26 +102,4 @@ func (c *Catalog) nearNames(name string) []string {
 		out = append(out, f.name)
 	}
 	return out
-}
-
-// editDistance is the Levenshtein distance between a and b, in runes.
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
 }
