@@ -13,9 +13,9 @@ import (
 // it does: the name its tier matched, then one line per query term with
 // its score split by field.
 //
-//	1. fetch_webpage  fuzzy-name  "fetch_webpage", 1 edit
-//	   fetch → fetch              2.104  name 1.511 (1×)  description 0.593 (1×)
-//	   pag → page (1 edit, ×0.5)  …
+//  1. fetch_webpage  fuzzy-name  "fetch_webpage", 1 edit
+//     fetch → fetch              2.104  name 1.511 (1×)  description 0.593 (1×)
+//     pag → page (1 edit, ×0.5)  …
 func printExplanations(w io.Writer, explained []search.Explanation) error {
 	fmt.Fprintln(w, "\nwhy")
 	for i, e := range explained {
