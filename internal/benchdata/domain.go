@@ -103,7 +103,7 @@ type Displaced struct {
 	// shares a name term with one of their labelled tools (SameDomain).
 	SameDomain int
 	// SameExamples and OtherExamples are the first few Distractor queries
-	// of each kind, in query order.
+	// of each kind, in query order, one per labelled tool.
 	SameExamples, OtherExamples []Displacement
 }
 
@@ -130,16 +130,22 @@ func (m Merged) Displacements(queries []eval.Query, first func(query string) (na
 			continue
 		}
 		d.Distractor++
-		ex := Displacement{Query: q.ID, Labelled: q.Relevant[0], First: original}
-		same := slices.ContainsFunc(q.Relevant, func(l string) bool { return SameDomain(l, original) })
-		if same {
+		examples := &d.OtherExamples
+		if slices.ContainsFunc(q.Relevant, func(l string) bool { return SameDomain(l, original) }) {
 			d.SameDomain++
-			if len(d.SameExamples) < displacedExamples {
-				d.SameExamples = append(d.SameExamples, ex)
-			}
-		} else if len(d.OtherExamples) < displacedExamples {
-			d.OtherExamples = append(d.OtherExamples, ex)
+			examples = &d.SameExamples
 		}
+		addExample(examples, Displacement{Query: q.ID, Labelled: q.Relevant[0], First: original})
 	}
 	return d, nil
+}
+
+// addExample appends ex to examples unless they are displacedExamples long
+// or already hold one for ex's labelled tool.
+func addExample(examples *[]Displacement, ex Displacement) {
+	if len(*examples) >= displacedExamples ||
+		slices.ContainsFunc(*examples, func(e Displacement) bool { return e.Labelled == ex.Labelled }) {
+		return
+	}
+	*examples = append(*examples, ex)
 }

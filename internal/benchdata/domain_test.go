@@ -75,6 +75,7 @@ func TestDisplacements(t *testing.T) {
 		"briefing":  {"WeatherTool", "NewsTool"},             // a labelled tool, not a distractor
 		"say it":    {"toolsdk:speak", "speak"},              // renamed: same domain
 		"nothing":   nil,                                     // no hit
+		"forecast!": {"get_weather_forecast"},                // same domain, one example per tool
 	})
 	queries := []eval.Query{
 		{ID: "1", Query: "rain?", Relevant: []string{"WeatherTool"}},
@@ -83,6 +84,7 @@ func TestDisplacements(t *testing.T) {
 		{ID: "4", Query: "briefing", Relevant: []string{"NewsTool"}},
 		{ID: "5", Query: "say it", Relevant: []string{"speak"}},
 		{ID: "6", Query: "nothing", Relevant: []string{"speak"}},
+		{ID: "7", Query: "forecast!", Relevant: []string{"WeatherTool"}},
 	}
 	eval.Evaluate(r, queries, nil)
 	if name, ok := r.First("nothing"); name != "" || !ok {
@@ -92,8 +94,8 @@ func TestDisplacements(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d.Queries != 6 || d.NotFirst != 5 || d.Distractor != 3 || d.SameDomain != 2 {
-		t.Errorf("Displaced = %+v; want 6 queries, 5 not first, 3 distractors, 2 same domain", d)
+	if d.Queries != 7 || d.NotFirst != 6 || d.Distractor != 4 || d.SameDomain != 3 {
+		t.Errorf("Displaced = %+v; want 7 queries, 6 not first, 4 distractors, 3 same domain", d)
 	}
 	wantSame := []Displacement{{"2", "WeatherTool", "get_weather_forecast"}, {"5", "speak", "speak"}}
 	wantOther := []Displacement{{"3", "NewsTool", "send_email"}}
@@ -101,7 +103,7 @@ func TestDisplacements(t *testing.T) {
 		t.Errorf("examples = %+v, %+v; want %+v, %+v", d.SameExamples, d.OtherExamples, wantSame, wantOther)
 	}
 
-	_, err = m.Displacements([]eval.Query{{ID: "7", Query: "never run", Relevant: []string{"speak"}}}, r.First)
+	_, err = m.Displacements([]eval.Query{{ID: "8", Query: "never run", Relevant: []string{"speak"}}}, r.First)
 	if err == nil || !strings.Contains(err.Error(), "not searched") {
 		t.Errorf("Displacements of an unsearched query: err = %v; want not searched", err)
 	}
