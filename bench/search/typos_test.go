@@ -8,8 +8,8 @@ import (
 
 // typoFuzzyStride sets the query subset on which TestMetaToolTypos compares
 // the fuzzy bleve peer: every 10th MetaTool query (2,062 of 20,614). Its
-// fuzzy match queries take about 9 ms each on 199 tools (the plain peer
-// about 0.2 ms), so both sets in full would take some 6 minutes.
+// fuzzy match queries take 5-9 ms each on 199 tools (the plain peer about
+// 0.2 ms), so both sets in full would take 3-6 minutes.
 const typoFuzzyStride = 10
 
 // TestMetaToolTypos measures how the rankers bear typos: the MetaTool
