@@ -45,6 +45,9 @@ import (
 type blevePeer struct {
 	tb  testing.TB // fails the test or benchmark when a search errs
 	idx bleve.Index
+	// fuzzy, when set, makes each match query fuzzy (see
+	// newBleveFuzzyPeer); nil for the plain peer.
+	fuzzy func(*query.MatchQuery)
 }
 
 // bleveFields are the indexed fields, in the order of the quiver fields.
@@ -162,6 +165,9 @@ func (p *blevePeer) request(text string, limit int, explain bool) *bleve.SearchR
 	for i, f := range bleveFields {
 		mq := bleve.NewMatchQuery(text)
 		mq.SetField(f)
+		if p.fuzzy != nil {
+			p.fuzzy(mq)
+		}
 		disjuncts[i] = mq
 	}
 	req := bleve.NewSearchRequestOptions(bleve.NewDisjunctionQuery(disjuncts...), limit, 0, explain)
