@@ -1,9 +1,6 @@
 package search
 
-import (
-	"slices"
-	"unicode/utf8"
-)
+import "unicode/utf8"
 
 // deletionIndex finds the vocabulary terms within one edit of a word by
 // symmetric deletion: each term is filed under the hash of itself and of
@@ -17,11 +14,11 @@ import (
 // Terms shorter than minCorrectedRunes−1 are not filed: no word short
 // enough to be left uncorrected (termEdits) can reach them.
 type deletionIndex struct {
-	dels map[uint64][]uint32 // neighbourhood hash → term ids
+	dels idMultimap // neighbourhood hash → term ids
 }
 
 func newDeletionIndex() deletionIndex {
-	return deletionIndex{dels: make(map[uint64][]uint32)}
+	return deletionIndex{dels: newIDMultimap()}
 }
 
 // minCorrectedRunes is the shortest query word read as a vocabulary term
@@ -31,48 +28,29 @@ const minCorrectedRunes = 5
 // filed reports whether term belongs in the index.
 func filedTerm(term string) bool {
 	n := utf8.RuneCountInString(term)
-	return n >= minCorrectedRunes-1 && n <= maxGramRunes
+	return n >= minCorrectedRunes-1 && n <= maxFuzzyRunes
 }
 
 func (d *deletionIndex) add(id uint32, term string) {
 	if !filedTerm(term) {
 		return
 	}
-	var rbuf [maxGramRunes]rune
-	forEachDeletion(appendRunes(rbuf[:0], term), func(h uint64) {
-		ids := d.dels[h]
-		if len(ids) == 0 || ids[len(ids)-1] != id { // a term can repeat a hash (aab: ab twice)
-			d.dels[h] = append(ids, id)
-		}
-	})
+	var rbuf [maxFuzzyRunes]rune
+	forEachDeletion(appendRunes(rbuf[:0], term), func(h uint64) { d.dels.add(h, id) })
 }
 
 func (d *deletionIndex) remove(id uint32, term string) {
 	if !filedTerm(term) {
 		return
 	}
-	var rbuf [maxGramRunes]rune
-	forEachDeletion(appendRunes(rbuf[:0], term), func(h uint64) {
-		ids := d.dels[h]
-		if i := slices.Index(ids, id); i >= 0 {
-			ids = slices.Delete(ids, i, i+1)
-		}
-		if len(ids) == 0 {
-			delete(d.dels, h)
-		} else {
-			d.dels[h] = ids
-		}
-	})
+	var rbuf [maxFuzzyRunes]rune
+	forEachDeletion(appendRunes(rbuf[:0], term), func(h uint64) { d.dels.remove(h, id) })
 }
 
 // candidates calls fn with each term id filed under q's one-deletion
 // neighbourhood, possibly more than once.
 func (d *deletionIndex) candidates(q []rune, fn func(id uint32)) {
-	forEachDeletion(q, func(h uint64) {
-		for _, id := range d.dels[h] {
-			fn(id)
-		}
-	})
+	forEachDeletion(q, func(h uint64) { d.dels.each(h, fn) })
 }
 
 // forEachDeletion calls fn with the hash of rs and of rs with each of its

@@ -10,8 +10,10 @@ func EditDistance(a, b string) int {
 }
 
 // boundedDistance is the optimal-string-alignment distance of a and b when
-// it is at most k, and k+1 otherwise; it stops as soon as every alignment
-// has cost more than k. rows is reusable scratch memory (may be nil).
+// it is at most k, and k+1 otherwise. It computes only the cells of the
+// dynamic-programming table within k of its diagonal (cells further out
+// cost more than k) and stops as soon as a whole row costs more than k.
+// rows is reusable scratch memory (may be nil).
 func boundedDistance(a, b []rune, k int, rows *[3][]int) int {
 	if d := len(a) - len(b); d > k || -d > k {
 		return k + 1
@@ -24,20 +26,28 @@ func boundedDistance(a, b []rune, k int, rows *[3][]int) int {
 		rows = &local
 	}
 	for i := range rows {
-		if cap(rows[i]) < len(b)+1 {
-			rows[i] = make([]int, len(b)+1)
+		if cap(rows[i]) < len(b)+2 {
+			rows[i] = make([]int, len(b)+2)
 		}
-		rows[i] = rows[i][:len(b)+1]
+		rows[i] = rows[i][:len(b)+2]
 	}
-	// before is row i-2, prev row i-1, cur row i.
+	inf := k + 1
+	// before is row i-2, prev row i-1, cur row i; each row holds the band
+	// [i-k, i+k] and inf just outside it.
 	before, prev, cur := rows[0], rows[1], rows[2]
-	for j := range prev {
-		prev[j] = j
+	for j := 0; j <= len(b); j++ {
+		prev[j] = min(j, inf)
 	}
+	prev[len(b)+1] = inf
 	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		best := i
-		for j := 1; j <= len(b); j++ {
+		lo, hi := max(1, i-k), min(len(b), i+k)
+		if lo == 1 {
+			cur[0] = min(i, inf)
+		} else {
+			cur[lo-1] = inf
+		}
+		best := cur[lo-1]
+		for j := lo; j <= hi; j++ {
 			cost := 1
 			if a[i-1] == b[j-1] {
 				cost = 0
@@ -46,13 +56,14 @@ func boundedDistance(a, b []rune, k int, rows *[3][]int) int {
 			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
 				d = min(d, before[j-2]+1)
 			}
-			cur[j] = d
-			best = min(best, d)
+			cur[j] = min(d, inf)
+			best = min(best, cur[j])
 		}
+		cur[hi+1] = inf
 		if best > k {
-			return k + 1
+			return inf
 		}
 		before, prev, cur = prev, cur, before
 	}
-	return min(prev[len(b)], k+1)
+	return prev[len(b)]
 }

@@ -103,14 +103,17 @@ func (ix *Index) matchedName(sl *slot, c candidate, query string) (name string, 
 				return n, 0, false
 			}
 		case TierFuzzyName:
-			// fuzzyRank: twice the distance, plus one for a name part.
-			dist, part := int(c.rank/2), c.rank%2 == 1
-			found := false
-			forEachNamePart(n, func(key string, isPart bool) {
-				found = found || (key == c.key && isPart == part)
+			// The name, or part, nearest the query at the hit's rank;
+			// ties go to the smallest key, in name order.
+			q := string(appendSepFold(nil, q))
+			best := ""
+			forEachNamePart(n, func(key []byte, isPart bool) {
+				if k := string(key); fuzzyRank(EditDistance(q, k), isPart) == c.rank && (best == "" || k < best) {
+					best = k
+				}
 			})
-			if found {
-				return n, dist, part
+			if best != "" {
+				return n, int(c.rank / 2), c.rank%2 == 1
 			}
 		}
 	}

@@ -7,7 +7,8 @@ import (
 )
 
 // Typo tolerance: the fuzzy name tier and fuzzy query terms. Both find
-// their candidates with a gramIndex and measure them with the
+// their candidates with an index of neighbourhoods (segmentIndex for names,
+// deletionIndex for terms) and measure them with the
 // optimal-string-alignment distance (EditDistance).
 
 // nameEdits is how many edits the fuzzy name tier forgives in a query of
@@ -79,12 +80,16 @@ func (ix *Index) matchFuzzyNames(sc *scratch, q string) {
 	sc.buf = appendSepFold(sc.buf[:0], q)
 	folded := string(sc.buf)
 	k := nameEdits(utf8.RuneCountInString(folded))
-	ix.names.grams.within(&sc.grams, folded, k, func(key string, dist int) {
-		for _, s := range ix.names.fuzzy[key] {
-			ix.addFuzzy(sc, s, fuzzyRank(dist, false), key)
+	if k == 0 {
+		return
+	}
+	f := ix.fuzzyIndex()
+	f.segs.within(&sc.fuzz, folded, k, func(key string, dist int) {
+		for _, s := range ix.names.sepFolded[key] {
+			ix.addFuzzy(sc, s, fuzzyRank(dist, false))
 		}
-		for _, s := range ix.names.parts[key] {
-			ix.addFuzzy(sc, s, fuzzyRank(dist, true), key)
+		for _, s := range f.parts[key] {
+			ix.addFuzzy(sc, s, fuzzyRank(dist, true))
 		}
 	})
 }
@@ -102,18 +107,16 @@ func fuzzyRank(dist int, part bool) uint8 {
 
 // addFuzzy adds slot s to the fuzzy name tier at rank (fuzzyRank),
 // keeping the best of its names.
-func (ix *Index) addFuzzy(sc *scratch, s uint32, rank uint8, key string) {
+func (ix *Index) addFuzzy(sc *scratch, s uint32, rank uint8) {
 	for i := range sc.tiered {
 		c := &sc.tiered[i]
 		if c.slot == s {
-			if rank < c.rank || (rank == c.rank && key < c.key) {
-				c.rank, c.key = rank, key
-			}
+			c.rank = min(c.rank, rank)
 			return
 		}
 	}
 	score := max(sc.acc[s], 0)
-	sc.tiered = append(sc.tiered, candidate{slot: s, score: score, tier: TierFuzzyName, rank: rank, key: key})
+	sc.tiered = append(sc.tiered, candidate{slot: s, score: score, tier: TierFuzzyName, rank: rank})
 	sc.acc[s] = -1
 }
 
@@ -138,17 +141,17 @@ func (ix *Index) correct(sc *scratch, tok []byte, t string) []correction {
 			if slices.ContainsFunc(out, func(c correction) bool { return c.id == id }) {
 				return
 			}
-			sc.grams.key = appendRunes(sc.grams.key[:0], ix.terms[id])
-			if boundedDistance(word, sc.grams.key, 1, &sc.grams.rows) <= 1 {
+			sc.fuzz.key = appendRunes(sc.fuzz.key[:0], ix.terms[id])
+			if boundedDistance(word, sc.fuzz.key, 1, &sc.fuzz.rows) <= 1 {
 				out = append(out, correction{id, 1})
 			}
 		})
 	}
-	sc.grams.runes = appendRunes(sc.grams.runes[:0], t)
-	visit(sc.grams.runes)
+	sc.fuzz.runes = appendRunes(sc.fuzz.runes[:0], t)
+	visit(sc.fuzz.runes)
 	if !bytesEqualString(tok, t) {
-		sc.grams.runes = appendRunes(sc.grams.runes[:0], string(tok))
-		visit(sc.grams.runes)
+		sc.fuzz.runes = appendRunes(sc.fuzz.runes[:0], string(tok))
+		visit(sc.fuzz.runes)
 	}
 	slices.SortFunc(out, func(a, b correction) int {
 		if da, db := len(ix.postings[a.id]), len(ix.postings[b.id]); da != db {

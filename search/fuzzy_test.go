@@ -96,7 +96,18 @@ func TestFuzzyNameTierLeavesShortAndLongQueriesAlone(t *testing.T) {
 }
 
 func TestFuzzyNameTierFollowsRemovals(t *testing.T) {
+	// Before the tier's index is built (it is built by the first search
+	// reaching the tier), and after: removals and additions are seen.
 	ix := newTestIndex(t, web...)
+	ix.Remove("fetch_webpages")
+	if hits := ix.Search("opne_tab", 1); len(hits) == 0 || hits[0].Name != "browser.open_tab" {
+		t.Fatalf("Search(opne_tab) = %v", hits)
+	}
+	for _, h := range ix.Search("fetch_webpagez", 5) {
+		if h.Name == "fetch_webpages" {
+			t.Fatalf("a tool removed before the tier was built is found: %v", h)
+		}
+	}
 	if !ix.Remove("bing_search") {
 		t.Fatal("bing_search not indexed")
 	}
@@ -224,8 +235,8 @@ func FuzzFuzzyNameTier(f *testing.F) {
 			doc, _ := ix.Document(h.Name)
 			near := false
 			for _, n := range append([]string{doc.Name}, doc.Aliases...) {
-				forEachNamePart(n, func(key string, _ bool) {
-					near = near || EditDistance(folded, key) <= k
+				forEachNamePart(n, func(key []byte, _ bool) {
+					near = near || EditDistance(folded, string(key)) <= k
 				})
 			}
 			if !near {
@@ -253,4 +264,57 @@ func mutate(r *rand.Rand, s string) string {
 		}
 	}
 	return string(rs)
+}
+
+// TestBoundedDistanceAgreesWithTheFullTable checks the banded computation
+// against the plain one on random strings over a small alphabet (where
+// near strings are common).
+func TestBoundedDistanceAgreesWithTheFullTable(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 7))
+	word := func() []rune {
+		rs := make([]rune, r.IntN(9))
+		for i := range rs {
+			rs[i] = rune('a' + r.IntN(3))
+		}
+		return rs
+	}
+	for range 20000 {
+		a, b := word(), word()
+		full := plainDistance(a, b)
+		if got := EditDistance(string(a), string(b)); got != full {
+			t.Fatalf("EditDistance(%q, %q) = %d, want %d", string(a), string(b), got, full)
+		}
+		for k := 0; k <= 4; k++ {
+			want := min(full, k+1)
+			if got := boundedDistance(a, b, k, nil); got != want {
+				t.Fatalf("boundedDistance(%q, %q, %d) = %d, want %d (distance %d)", string(a), string(b), k, got, want, full)
+			}
+		}
+	}
+}
+
+// plainDistance is the optimal-string-alignment distance over the whole
+// table, written plainly: the yardstick of the banded computation.
+func plainDistance(a, b []rune) int {
+	d := make([][]int, len(a)+1)
+	for i := range d {
+		d[i] = make([]int, len(b)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
+		}
+	}
+	return d[len(a)][len(b)]
 }

@@ -2,6 +2,8 @@ package search
 
 import (
 	"slices"
+	"sync"
+	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
 )
@@ -10,11 +12,23 @@ import (
 // may appear under several keys (its name and each alias).
 type nameTiers struct {
 	exact, caseFolded, sepFolded map[string][]uint32
-	// fuzzy maps the separator-folded names, and parts maps the name
-	// parts (see forEachNamePart), to slots; grams finds the keys of both
-	// near a query.
-	fuzzy, parts map[string][]uint32
-	grams        gramIndex
+	// fuzzy serves the fuzzy name tier. Most searches never reach that
+	// tier (a name matched, or the query is a sentence), so it is built on
+	// the first search that does, then kept up to date by every write.
+	fuzzy fuzzyNames
+}
+
+// fuzzyNames is the fuzzy name tier's index: parts maps the
+// separator-folded name parts (see forEachNamePart) to slots, and segs
+// finds the keys of sepFolded and parts near a query.
+type fuzzyNames struct {
+	// built is set, under mu, once parts and segs hold every name. A
+	// reader builds them holding the Index's read lock and mu: writers
+	// are excluded by the read lock, other readers by mu.
+	built atomic.Bool
+	mu    sync.Mutex
+	parts map[string][]uint32
+	segs  segmentIndex
 }
 
 func newNameTiers() nameTiers {
@@ -22,24 +36,25 @@ func newNameTiers() nameTiers {
 		exact:      make(map[string][]uint32),
 		caseFolded: make(map[string][]uint32),
 		sepFolded:  make(map[string][]uint32),
-		fuzzy:      make(map[string][]uint32),
-		parts:      make(map[string][]uint32),
-		grams:      newGramIndex(),
 	}
 }
 
 func (n *nameTiers) add(s uint32, name string) {
 	addSlot(n.exact, name, s)
 	addSlot(n.caseFolded, string(appendCaseFold(nil, name)), s)
-	if k := appendSepFold(nil, name); len(k) > 0 {
-		addSlot(n.sepFolded, string(k), s)
-	}
-	forEachNamePart(name, func(key string, part bool) {
-		n.grams.add(key)
-		if part {
-			addSlot(n.parts, key, s)
-		} else {
-			addSlot(n.fuzzy, key, s)
+	built := n.fuzzy.built.Load()
+	forEachNamePart(name, func(key []byte, part bool) {
+		switch {
+		case !part:
+			k := string(key)
+			addSlot(n.sepFolded, k, s)
+			if built {
+				n.fuzzy.segs.add(k)
+			}
+		case built:
+			k := string(key)
+			addSlot(n.fuzzy.parts, k, s)
+			n.fuzzy.segs.add(k)
 		}
 	})
 }
@@ -47,34 +62,76 @@ func (n *nameTiers) add(s uint32, name string) {
 func (n *nameTiers) remove(s uint32, name string) {
 	removeSlot(n.exact, name, s)
 	removeSlot(n.caseFolded, string(appendCaseFold(nil, name)), s)
-	removeSlot(n.sepFolded, string(appendSepFold(nil, name)), s)
-	forEachNamePart(name, func(key string, part bool) {
-		if part {
-			removeSlot(n.parts, key, s)
-		} else {
-			removeSlot(n.fuzzy, key, s)
+	built := n.fuzzy.built.Load()
+	forEachNamePart(name, func(key []byte, part bool) {
+		if part && !built {
+			return
 		}
-		if len(n.fuzzy[key]) == 0 && len(n.parts[key]) == 0 {
-			n.grams.remove(key)
+		m := n.sepFolded
+		if part {
+			m = n.fuzzy.parts
+		}
+		removeSlot(m, string(key), s)
+		if built && len(n.sepFolded[string(key)]) == 0 && len(n.fuzzy.parts[string(key)]) == 0 {
+			n.fuzzy.segs.remove(string(key))
 		}
 	})
 }
 
-// forEachNamePart calls fn with the separator-folded keys the fuzzy name
-// tier matches for name: the whole name (part false), and each part after
-// a namespace separator, . or / (part true) — github.create_issue also
-// answers to createissue, as a model that drops the server's prefix
-// writes it.
-func forEachNamePart(name string, fn func(key string, part bool)) {
-	if k := appendSepFold(nil, name); len(k) > 0 {
-		fn(string(k), false)
+// fuzzyIndex returns the fuzzy name tier's index, building it from the
+// live slots the first time. ix.mu is held for reading (or writing).
+func (ix *Index) fuzzyIndex() *fuzzyNames {
+	f := &ix.names.fuzzy
+	if f.built.Load() {
+		return f
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.built.Load() {
+		return f
+	}
+	f.parts = make(map[string][]uint32)
+	f.segs = newSegmentIndex()
+	for s := range ix.slots {
+		sl := &ix.slots[s]
+		if !sl.live {
+			continue
+		}
+		for i := -1; i < len(sl.aliases); i++ {
+			name := sl.name
+			if i >= 0 {
+				name = sl.aliases[i]
+			}
+			forEachNamePart(name, func(key []byte, part bool) {
+				k := string(key)
+				if part {
+					addSlot(f.parts, k, uint32(s))
+				}
+				f.segs.add(k)
+			})
+		}
+	}
+	f.built.Store(true)
+	return f
+}
+
+// forEachNamePart calls fn with the separator-folded keys of name: the
+// whole name (part false), which the separator-folded tier matches, and
+// each part after a namespace separator, . or / (part true), which only
+// the fuzzy name tier matches — github.create_issue also answers, fuzzily,
+// to createissue, as a model that drops the server's prefix writes it.
+// Empty keys are skipped; key is reused between calls.
+func forEachNamePart(name string, fn func(key []byte, part bool)) {
+	var buf [128]byte
+	if k := appendSepFold(buf[:0], name); len(k) > 0 {
+		fn(k, false)
 	}
 	for i := 0; i < len(name); i++ {
 		if name[i] != '.' && name[i] != '/' {
 			continue
 		}
-		if k := appendSepFold(nil, name[i+1:]); len(k) > 0 {
-			fn(string(k), true)
+		if k := appendSepFold(buf[:0], name[i+1:]); len(k) > 0 {
+			fn(k, true)
 		}
 	}
 }

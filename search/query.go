@@ -16,7 +16,7 @@ type scratch struct {
 	tiered      []candidate
 	top         []candidate
 	buf         []byte
-	grams       gramScratch
+	fuzz        fuzzScratch
 	corrections []correction
 	// explain makes queryTerms record each term's query word.
 	explain bool
@@ -36,10 +36,8 @@ type candidate struct {
 	slot  uint32
 	score float64
 	tier  Tier
-	// rank and key: a fuzzy name hit's fuzzyRank and the name key it
-	// matched.
+	// rank is a fuzzy name hit's fuzzyRank.
 	rank uint8
-	key  string
 }
 
 // Search returns at most limit hits ([DefaultLimit] when limit <= 0): first the
@@ -229,13 +227,13 @@ func (ix *Index) selectTop(sc *scratch, limit int) {
 		if len(sc.top) < limit {
 			sc.top = append(sc.top, c)
 			if len(sc.top) == limit {
-				slices.SortFunc(sc.top, ix.compare)
+				slices.SortFunc(sc.top, ix.compareScored)
 			}
 			continue
 		}
 		// sc.top is full and sorted: replace the worst if c beats it.
-		if ix.compare(c, sc.top[limit-1]) < 0 {
-			i, _ := slices.BinarySearchFunc(sc.top, c, ix.compare)
+		if ix.compareScored(c, sc.top[limit-1]) < 0 {
+			i, _ := slices.BinarySearchFunc(sc.top, c, ix.compareScored)
 			copy(sc.top[i+1:], sc.top[i:limit-1])
 			sc.top[i] = c
 		}
@@ -244,7 +242,7 @@ func (ix *Index) selectTop(sc *scratch, limit int) {
 		sc.acc[c.slot] = 0
 	}
 	if len(sc.top) < limit {
-		slices.SortFunc(sc.top, ix.compare)
+		slices.SortFunc(sc.top, ix.compareScored)
 	}
 }
 
@@ -259,6 +257,18 @@ func (ix *Index) compare(a, b candidate) int {
 	}
 	if c := cmp.Compare(b.score, a.score); c != 0 {
 		return c
+	}
+	return strings.Compare(ix.slots[a.slot].name, ix.slots[b.slot].name)
+}
+
+// compareScored is compare for scored candidates: score (descending), then
+// name.
+func (ix *Index) compareScored(a, b candidate) int {
+	if a.score != b.score {
+		if a.score > b.score {
+			return -1
+		}
+		return 1
 	}
 	return strings.Compare(ix.slots[a.slot].name, ix.slots[b.slot].name)
 }

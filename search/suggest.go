@@ -17,10 +17,6 @@ type Suggestion struct {
 	Distance int
 }
 
-// suggestCandidates is how many of the names sharing the most bigrams with
-// a query Suggest measures.
-const suggestCandidates = 32
-
 // Suggest returns at most n documents whose names are near query, nearest
 // first (then whole names before name parts, then by name): the tools a
 // caller probably meant when a search finds nothing. It looks further than
@@ -50,17 +46,31 @@ func (ix *Index) Suggest(query string, n int) []Suggestion {
 		}
 		found = append(found, near{s, rank})
 	}
-	ix.names.grams.similar(&sc.grams, folded, suggestCandidates, 0.3, func(key string, dist int) {
-		if dist > maxDist {
-			return
+	// A linear pass over the names: Suggest answers searches that found
+	// nothing, rare enough that an index of its own is not worth its
+	// memory.
+	q := appendRunes(sc.fuzz.runes[:0], folded)
+	f := ix.fuzzyIndex()
+	for _, key := range f.segs.keys {
+		if key == "" {
+			continue
 		}
-		for _, s := range ix.names.fuzzy[key] {
+		if n := len(key); n < len(q)-maxDist || n > 4*(len(q)+maxDist) {
+			continue // too short or too long in bytes to be close in runes
+		}
+		sc.fuzz.key = appendRunes(sc.fuzz.key[:0], key)
+		dist := boundedDistance(q, sc.fuzz.key, maxDist, &sc.fuzz.rows)
+		if dist > maxDist {
+			continue
+		}
+		for _, s := range ix.names.sepFolded[key] {
 			keep(s, fuzzyRank(dist, false))
 		}
-		for _, s := range ix.names.parts[key] {
+		for _, s := range f.parts[key] {
 			keep(s, fuzzyRank(dist, true))
 		}
-	})
+	}
+	sc.fuzz.runes = q
 	slices.SortFunc(found, func(a, b near) int {
 		if c := cmp.Compare(a.rank, b.rank); c != 0 {
 			return c
