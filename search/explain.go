@@ -58,25 +58,17 @@ type FieldMatch struct {
 // Explain ranks query as [Index.Search] does and explains each hit; the
 // hits, in order, are exactly Search's.
 func (ix *Index) Explain(query string, limit int) []Explanation {
-	if limit <= 0 {
-		limit = DefaultLimit
-	}
-	ix.mu.RLock()
-	defer ix.mu.RUnlock()
-	if ix.live == 0 {
-		return nil
-	}
-	sc := ix.getScratch(true)
-	defer ix.scratch.Put(sc)
-	ranked := ix.rank(sc, query, limit)
-	out := make([]Explanation, len(ranked))
-	for i, c := range ranked {
-		sl := &ix.slots[c.slot]
-		e := Explanation{Hit: Hit{Name: sl.name, Score: c.score, Tier: c.tier}}
-		e.Name, e.NameDistance, e.NamePart = ix.matchedName(sl, c, query)
-		e.Terms = ix.termMatches(sc, c.slot)
-		out[i] = e
-	}
+	var out []Explanation
+	ix.withRanking(query, limit, true, func(sc *scratch, ranked []candidate) {
+		out = make([]Explanation, len(ranked))
+		for i, c := range ranked {
+			sl := &ix.slots[c.slot]
+			e := Explanation{Hit: Hit{Name: sl.name, Score: c.score, Tier: c.tier}}
+			e.Name, e.NameDistance, e.NamePart = ix.matchedName(sl, c, query)
+			e.Terms = ix.termMatches(sc, c.slot)
+			out[i] = e
+		}
+	})
 	return out
 }
 

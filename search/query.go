@@ -42,25 +42,35 @@ type candidate struct {
 
 // Search returns at most limit hits ([DefaultLimit] when limit <= 0): first the
 // documents whose names equal the query (exact, then case-folded, then
-// separator-folded), then the documents sharing terms with the query by BM25F
+// separator-folded) or, when none does, whose names are a few edits from it
+// (fuzzy-name), then the documents sharing terms with the query by BM25F
 // score; ties break by name. Each unique query term counts once.
 func (ix *Index) Search(query string, limit int) []Hit {
+	var hits []Hit
+	ix.withRanking(query, limit, false, func(_ *scratch, ranked []candidate) {
+		hits = make([]Hit, len(ranked))
+		for i, c := range ranked {
+			hits[i] = Hit{Name: ix.slots[c.slot].name, Score: c.score, Tier: c.tier}
+		}
+	})
+	return hits
+}
+
+// withRanking ranks query under the read lock and calls fn with the best
+// limit candidates ([DefaultLimit] when limit <= 0), in rank order, and
+// the scratch they came from; it does not call fn when the index is empty.
+func (ix *Index) withRanking(query string, limit int, explain bool, fn func(sc *scratch, ranked []candidate)) {
 	if limit <= 0 {
 		limit = DefaultLimit
 	}
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
 	if ix.live == 0 {
-		return nil
+		return
 	}
-	sc := ix.getScratch(false)
+	sc := ix.getScratch(explain)
 	defer ix.scratch.Put(sc)
-	ranked := ix.rank(sc, query, limit)
-	hits := make([]Hit, len(ranked))
-	for i, c := range ranked {
-		hits[i] = Hit{Name: ix.slots[c.slot].name, Score: c.score, Tier: c.tier}
-	}
-	return hits
+	fn(sc, ix.rank(sc, query, limit))
 }
 
 // getScratch returns pooled working memory sized for the index. ix.mu is
