@@ -168,6 +168,13 @@ func TestAccentsAndScriptsMatch(t *testing.T) {
 			t.Errorf("Search(%q) = %v, want %q first", c.q, hits, c.want)
 		}
 	}
+	// The separator-folded name tier folds accents too.
+	for _, q := range []string{"météo_du_jour", "MÉTÉO DU JOUR", "Me\u0301te\u0301oDuJour"} {
+		hits := ix.Search(q, 1)
+		if len(hits) == 0 || hits[0].Name != "meteo_du_jour" || hits[0].Tier != TierSeparatorFolded {
+			t.Errorf("Search(%q) = %v, want meteo_du_jour, tier separator-folded", q, hits)
+		}
+	}
 }
 
 func TestEditDistance(t *testing.T) {

@@ -8,8 +8,9 @@ const (
 	TierExact Tier = iota
 	// TierCaseFolded: the query equals a name ignoring case.
 	TierCaseFolded
-	// TierSeparatorFolded: the query equals a name ignoring case and the
-	// separators _ - . / and spaces (startExport ~ start_export).
+	// TierSeparatorFolded: the query equals a name ignoring case, accents
+	// and the separators _ - . / and spaces (startExport ~ start_export,
+	// météo ~ meteo).
 	TierSeparatorFolded
 	// TierFuzzyName: no name matched, but the query separator-folded is
 	// within a few edits of a name or name part (fetchewebpage ~

@@ -162,14 +162,21 @@ func appendCaseFold(buf []byte, s string) []byte {
 	return buf
 }
 
-// appendSepFold appends s lower-cased without separators (white space and
-// _ - . /) to buf, so startExport, start_export and "start export" agree.
+// appendSepFold appends s lower-cased, without accents (see [Analyze]) and
+// without separators (white space and _ - . /) to buf, so startExport,
+// start_export and "start export" agree, and so do météo and meteo.
 func appendSepFold(buf []byte, s string) []byte {
 	for _, r := range s {
-		if isNameSeparator(r) {
-			continue
+		switch {
+		case isNameSeparator(r):
+		case r < utf8.RuneSelf:
+			buf = utf8.AppendRune(buf, unicode.ToLower(r))
+		default:
+			// Accents and compatibility forms fold as the analyzer folds
+			// them: météo_du_jour ~ meteo_du_jour.
+			var enc [utf8.UTFMax]byte
+			buf = appendFolded(buf, utf8.AppendRune(enc[:0], r))
 		}
-		buf = utf8.AppendRune(buf, unicode.ToLower(r))
 	}
 	return buf
 }
