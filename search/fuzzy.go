@@ -149,7 +149,7 @@ func (ix *Index) correct(sc *scratch, tok []byte, t string) []correction {
 	}
 	sc.fuzz.runes = appendRunes(sc.fuzz.runes[:0], t)
 	visit(sc.fuzz.runes)
-	if !bytesEqualString(tok, t) {
+	if string(tok) != t {
 		sc.fuzz.runes = appendRunes(sc.fuzz.runes[:0], string(tok))
 		visit(sc.fuzz.runes)
 	}
@@ -165,8 +165,6 @@ func (ix *Index) correct(sc *scratch, tok []byte, t string) []correction {
 	sc.corrections = out
 	return out
 }
-
-func bytesEqualString(b []byte, s string) bool { return string(b) == s }
 
 func hasCJK(b []byte) bool {
 	for _, r := range string(b) {
