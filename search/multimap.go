@@ -5,11 +5,17 @@ import "slices"
 // idMultimap maps hashes to ids. Most hashes of the fuzzy indexes belong
 // to one key, so the first id of each lives in a plain map and only the
 // others in a second map of slices: the common case allocates nothing of
-// its own, which keeps building an index of thousands of tools cheap.
+// its own, which keeps building an index of thousands of tools cheap. The
+// first id's top bit (hasMore) says whether the second map has any, so a
+// lookup reads it only then.
 type idMultimap struct {
 	one  map[uint64]uint32
 	more map[uint64][]uint32
 }
+
+// hasMore marks, in idMultimap.one, a hash with more than one id. Ids are
+// slot and term numbers, far below it.
+const hasMore = 1 << 31
 
 func newIDMultimap() idMultimap {
 	return idMultimap{one: make(map[uint64]uint32), more: make(map[uint64][]uint32)}
@@ -21,8 +27,9 @@ func (m *idMultimap) add(h uint64, id uint32) {
 	switch {
 	case !ok:
 		m.one[h] = id
-	case first != id && !slices.Contains(m.more[h], id):
+	case first&^hasMore != id && !slices.Contains(m.more[h], id):
 		m.more[h] = append(m.more[h], id)
+		m.one[h] = first | hasMore
 	}
 }
 
@@ -33,12 +40,12 @@ func (m *idMultimap) remove(h uint64, id uint32) {
 		return
 	}
 	rest := m.more[h]
-	if first == id {
+	if first&^hasMore == id {
 		if len(rest) == 0 {
 			delete(m.one, h)
 			return
 		}
-		m.one[h] = rest[len(rest)-1]
+		first = rest[len(rest)-1] | hasMore
 		rest = rest[:len(rest)-1]
 	} else if i := slices.Index(rest, id); i >= 0 {
 		rest[i] = rest[len(rest)-1]
@@ -46,9 +53,11 @@ func (m *idMultimap) remove(h uint64, id uint32) {
 	}
 	if len(rest) == 0 {
 		delete(m.more, h)
+		first &^= hasMore
 	} else {
 		m.more[h] = rest
 	}
+	m.one[h] = first
 }
 
 // each calls fn with every id filed under h.
@@ -57,8 +66,10 @@ func (m *idMultimap) each(h uint64, fn func(id uint32)) {
 	if !ok {
 		return
 	}
-	fn(first)
-	for _, id := range m.more[h] {
-		fn(id)
+	fn(first &^ hasMore)
+	if first&hasMore != 0 {
+		for _, id := range m.more[h] {
+			fn(id)
+		}
 	}
 }

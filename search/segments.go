@@ -101,9 +101,16 @@ func (x *segmentIndex) within(sc *fuzzScratch, q string, k int, fn func(key stri
 	sc.nextEpoch(len(x.keys))
 	for length := max(1, n-k); length <= min(maxFuzzyRunes, n+k); length++ {
 		m := min(numSegments, length)
+		// An intact segment sits in q shifted by the insertions less the
+		// deletions before it, and the ones after it make up the rest of
+		// the length difference: |shift| + |diff − shift| ≤ k.
+		diff := n - length
 		for i := range m {
 			start, end := i*length/m, (i+1)*length/m
 			for shift := -k; shift <= k; shift++ {
+				if abs(shift)+abs(diff-shift) > k {
+					continue
+				}
 				p := start + shift
 				if p < 0 || p+end-start > n {
 					continue
@@ -192,4 +199,11 @@ func appendRunes(dst []rune, s string) []rune {
 		s = s[size:]
 	}
 	return dst
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
 }
