@@ -12,7 +12,7 @@ import "unicode/utf8"
 // large the vocabulary.
 //
 // Terms shorter than minCorrectedRunes−1 are not filed: no word short
-// enough to be left uncorrected (termEdits) can reach them.
+// enough to be left uncorrected (minCorrectedRunes) can reach them.
 type deletionIndex struct {
 	dels idMultimap // neighbourhood hash → term ids
 }
@@ -22,7 +22,7 @@ func newDeletionIndex() deletionIndex {
 }
 
 // minCorrectedRunes is the shortest query word read as a vocabulary term
-// within one edit; see termEdits.
+// within one edit; see Index.correct.
 const minCorrectedRunes = 5
 
 // filed reports whether term belongs in the index.

@@ -1,5 +1,7 @@
 package search
 
+import "unicode/utf8"
+
 // EditDistance is the optimal-string-alignment distance between a and b, in
 // runes: the fewest insertions, deletions, substitutions and swaps of two
 // adjacent runes that turn one into the other, no rune edited twice. It is
@@ -66,4 +68,15 @@ func boundedDistance(a, b []rune, k int, rows *[3][]int) int {
 		before, prev, cur = prev, cur, before
 	}
 	return prev[len(b)]
+}
+
+// appendRunes appends the runes of s to dst, without the allocation of
+// []rune(s).
+func appendRunes(dst []rune, s string) []rune {
+	for len(s) > 0 {
+		r, size := utf8.DecodeRuneInString(s)
+		dst = append(dst, r)
+		s = s[size:]
+	}
+	return dst
 }

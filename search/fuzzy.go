@@ -30,17 +30,6 @@ func nameEdits(n int) int {
 // scoring.
 const maxFuzzyNameWords = 3
 
-// termEdits is how many edits a query word of n runes may be from a
-// vocabulary term it is read as: none under minCorrectedRunes (a shorter
-// word is as often a different word as a misspelled one), else one.
-// Measured on the typo-perturbed MetaTool queries (docs/benchmarks.md).
-func termEdits(n int) int {
-	if n < minCorrectedRunes {
-		return 0
-	}
-	return 1
-}
-
 // correctionWeight scales a vocabulary term's score when a misspelled
 // query word is read as it: a corrected word counts half of one spelled
 // right. Measured on MetaTool (docs/benchmarks.md): 0.5 keeps the clean
@@ -73,25 +62,32 @@ func wordCount(q string, limit int) int {
 // documents with a name, or a name part, within nameEdits of q
 // separator-folded. It runs only when no other name tier matched: a
 // query naming a tool is not corrected into its neighbours.
-func (ix *Index) matchFuzzyNames(sc *scratch, q string) {
+//
+// sepFolded is q separator-folded, as the separator-folded tier folded it.
+func (ix *Index) matchFuzzyNames(sc *scratch, q string, sepFolded []byte) {
 	if len(sc.tiered) > 0 || wordCount(q, maxFuzzyNameWords) > maxFuzzyNameWords {
 		return
 	}
-	sc.buf = appendSepFold(sc.buf[:0], q)
-	folded := string(sc.buf)
+	folded := string(sepFolded)
 	k := nameEdits(utf8.RuneCountInString(folded))
 	if k == 0 {
 		return
 	}
 	f := ix.fuzzyIndex()
 	f.segs.within(&sc.fuzz, folded, k, func(key string, dist int) {
-		for _, s := range ix.names.sepFolded[key] {
-			ix.addFuzzy(sc, s, fuzzyRank(dist, false))
-		}
-		for _, s := range f.parts[key] {
-			ix.addFuzzy(sc, s, fuzzyRank(dist, true))
-		}
+		ix.forEachNamed(f, key, func(s uint32, part bool) { ix.addFuzzy(sc, s, fuzzyRank(dist, part)) })
 	})
+}
+
+// forEachNamed calls fn with each slot a fuzzy key names: as its whole
+// name separator-folded (part false), or as a name part (part true).
+func (ix *Index) forEachNamed(f *fuzzyNames, key string, fn func(s uint32, part bool)) {
+	for _, s := range ix.names.sepFolded[key] {
+		fn(s, false)
+	}
+	for _, s := range f.parts[key] {
+		fn(s, true)
+	}
 }
 
 // fuzzyRank orders fuzzy name hits: nearer first and, at one distance, a
@@ -120,30 +116,27 @@ func (ix *Index) addFuzzy(sc *scratch, s uint32, rank uint8) {
 	sc.acc[s] = -1
 }
 
-// correction is a vocabulary term a misspelled query word is read as.
-type correction struct {
-	id   uint32
-	dist int
-}
-
-// correct returns the vocabulary terms the query word tok (folded), with
-// term t absent from the vocabulary, is read as: the terms one edit from
-// the word or from its stem, at most maxTermCorrections, the most frequent
-// first. ix.mu is held.
-func (ix *Index) correct(sc *scratch, tok []byte, t string) []correction {
+// correct returns the ids of the vocabulary terms the query word tok
+// (folded), with term t absent from the vocabulary, is read as: the terms
+// one edit from the word or from its stem, at most maxTermCorrections, the
+// most frequent first. Words under minCorrectedRunes runes are not
+// corrected: a shorter word is as often a different word as a misspelled
+// one (measured on the typo-perturbed MetaTool queries,
+// docs/benchmarks.md). ix.mu is held.
+func (ix *Index) correct(sc *scratch, tok []byte, t string) []uint32 {
 	out := sc.corrections[:0]
-	if termEdits(utf8.RuneCount(tok)) == 0 || hasCJK(tok) {
+	if utf8.RuneCount(tok) < minCorrectedRunes || hasCJK(tok) {
 		// A bigram of Han or Kana is not a typo of another.
 		return out
 	}
 	visit := func(word []rune) {
 		ix.vocab.candidates(word, func(id uint32) {
-			if slices.ContainsFunc(out, func(c correction) bool { return c.id == id }) {
+			if slices.Contains(out, id) {
 				return
 			}
 			sc.fuzz.key = appendRunes(sc.fuzz.key[:0], ix.terms[id])
 			if boundedDistance(word, sc.fuzz.key, 1, &sc.fuzz.rows) <= 1 {
-				out = append(out, correction{id, 1})
+				out = append(out, id)
 			}
 		})
 	}
@@ -153,11 +146,11 @@ func (ix *Index) correct(sc *scratch, tok []byte, t string) []correction {
 		sc.fuzz.runes = appendRunes(sc.fuzz.runes[:0], string(tok))
 		visit(sc.fuzz.runes)
 	}
-	slices.SortFunc(out, func(a, b correction) int {
-		if da, db := len(ix.postings[a.id]), len(ix.postings[b.id]); da != db {
+	slices.SortFunc(out, func(a, b uint32) int {
+		if da, db := len(ix.postings[a]), len(ix.postings[b]); da != db {
 			return db - da
 		}
-		return strings.Compare(ix.terms[a.id], ix.terms[b.id])
+		return strings.Compare(ix.terms[a], ix.terms[b])
 	})
 	if len(out) > maxTermCorrections {
 		out = out[:maxTermCorrections]

@@ -17,7 +17,7 @@ type scratch struct {
 	top         []candidate
 	buf         []byte
 	fuzz        fuzzScratch
-	corrections []correction
+	corrections []uint32 // term ids, see correct
 	// explain makes queryTerms record each term's query word.
 	explain bool
 }
@@ -122,8 +122,8 @@ func (ix *Index) queryTerms(sc *scratch, query string) {
 			sc.addTerm(queryTerm{id: id, weight: 1}, tok)
 			return
 		}
-		for _, c := range ix.correct(sc, tok, t) {
-			sc.addTerm(queryTerm{id: c.id, weight: correctionWeight, dist: c.dist}, tok)
+		for _, id := range ix.correct(sc, tok, t) {
+			sc.addTerm(queryTerm{id: id, weight: correctionWeight, dist: 1}, tok)
 		}
 	})
 }
@@ -205,7 +205,7 @@ func (ix *Index) matchNames(sc *scratch, q string) {
 	if len(sc.buf) > 0 {
 		ix.addTier(sc, ix.names.sepFolded[string(sc.buf)], TierSeparatorFolded)
 	}
-	ix.matchFuzzyNames(sc, q)
+	ix.matchFuzzyNames(sc, q, sc.buf)
 	slices.SortFunc(sc.tiered, ix.compare)
 }
 

@@ -192,15 +192,6 @@ func segmentHash(keyLen, place int, seg []rune) uint64 {
 	return h
 }
 
-func appendRunes(dst []rune, s string) []rune {
-	for len(s) > 0 {
-		r, size := utf8.DecodeRuneInString(s)
-		dst = append(dst, r)
-		s = s[size:]
-	}
-	return dst
-}
-
 func abs(x int) int {
 	if x < 0 {
 		return -x

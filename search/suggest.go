@@ -49,7 +49,8 @@ func (ix *Index) Suggest(query string, n int) []Suggestion {
 	// A linear pass over the names: Suggest answers searches that found
 	// nothing, rare enough that an index of its own is not worth its
 	// memory.
-	q := appendRunes(sc.fuzz.runes[:0], folded)
+	sc.fuzz.runes = appendRunes(sc.fuzz.runes[:0], folded)
+	q := sc.fuzz.runes
 	f := ix.fuzzyIndex()
 	for _, key := range f.segs.keys {
 		if key == "" {
@@ -63,14 +64,8 @@ func (ix *Index) Suggest(query string, n int) []Suggestion {
 		if dist > maxDist {
 			continue
 		}
-		for _, s := range ix.names.sepFolded[key] {
-			keep(s, fuzzyRank(dist, false))
-		}
-		for _, s := range f.parts[key] {
-			keep(s, fuzzyRank(dist, true))
-		}
+		ix.forEachNamed(f, key, func(s uint32, part bool) { keep(s, fuzzyRank(dist, part)) })
 	}
-	sc.fuzz.runes = q
 	slices.SortFunc(found, func(a, b near) int {
 		if c := cmp.Compare(a.rank, b.rank); c != 0 {
 			return c

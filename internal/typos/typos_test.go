@@ -3,34 +3,14 @@ package typos
 import (
 	"testing"
 	"unicode/utf8"
+
+	"github.com/quiver-go/quiver/search"
 )
 
-// distance is the optimal-string-alignment distance of a and b, written
-// plainly: the test's own yardstick for "one edit".
-func distance(a, b string) int {
-	x, y := []rune(a), []rune(b)
-	d := make([][]int, len(x)+1)
-	for i := range d {
-		d[i] = make([]int, len(y)+1)
-		d[i][0] = i
-	}
-	for j := range d[0] {
-		d[0][j] = j
-	}
-	for i := 1; i <= len(x); i++ {
-		for j := 1; j <= len(y); j++ {
-			cost := 1
-			if x[i-1] == y[j-1] {
-				cost = 0
-			}
-			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
-			if i > 1 && j > 1 && x[i-1] == y[j-2] && x[i-2] == y[j-1] {
-				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
-			}
-		}
-	}
-	return d[len(x)][len(y)]
-}
+// distance is the yardstick of "one edit": the optimal-string-alignment
+// distance the fuzzy name tier itself uses (search tests check it against
+// a plain full table).
+func distance(a, b string) int { return search.EditDistance(a, b) }
 
 func TestOneEditIsOneEditAway(t *testing.T) {
 	r := New()
