@@ -146,3 +146,20 @@ func ActivityAttempt(ctx context.Context) int {
 	}
 	return 1
 }
+
+// Durable is implemented by engines whose runs outlive the process running
+// them: when a worker dies, another continues its workflows from their
+// history (engine/temporal). The runtime then never records such a run as
+// interrupted.
+type Durable interface {
+	// Durable reports whether the engine's workflows survive their
+	// worker's process.
+	Durable() bool
+}
+
+// IsDurable reports whether e is a [Durable] engine whose workflows
+// survive their worker.
+func IsDurable(e Engine) bool {
+	d, ok := e.(Durable)
+	return ok && d.Durable()
+}

@@ -17,12 +17,19 @@ type ActivityError struct {
 	Message string
 	// NonRetryable errors are not retried.
 	NonRetryable bool
+	// Cause is the engine's sentinel behind the failure ([ErrTimeout],
+	// [ErrCanceled], wrapped with the engine's detail) or nil; errors.Is
+	// sees through it.
+	Cause error `json:"-"`
 }
 
 // Error implements error.
 func (e *ActivityError) Error() string {
 	return fmt.Sprintf("engine: activity %s: %s", e.Activity, e.Message)
 }
+
+// Unwrap returns the failure's cause.
+func (e *ActivityError) Unwrap() error { return e.Cause }
 
 // nonRetryable marks an error that retrying cannot fix.
 type nonRetryable struct{ err error }

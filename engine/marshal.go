@@ -3,6 +3,7 @@ package engine
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 )
 
 // Marshal encodes v as JSON the way every engine boundary should: like
@@ -17,4 +18,23 @@ func Marshal(v any) (json.RawMessage, error) {
 		return nil, err
 	}
 	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}
+
+// errInvalidJSON reports an output that is not valid JSON.
+var errInvalidJSON = errors.New("output is not valid JSON")
+
+// Unmarshal decodes an activity's or child workflow's output into out,
+// or only checks that it is JSON when out is nil, as every engine does for
+// ExecuteActivity and ExecuteChild. An empty output reads as null.
+func Unmarshal(raw []byte, out any) error {
+	if len(raw) == 0 {
+		raw = []byte("null")
+	}
+	if out == nil {
+		if !json.Valid(raw) {
+			return errInvalidJSON
+		}
+		return nil
+	}
+	return json.Unmarshal(raw, out)
 }

@@ -3,7 +3,6 @@ package inmem
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math"
 	"time"
@@ -19,13 +18,6 @@ const (
 	typePanic    = "panic"
 )
 
-// Retry defaults for zero RetryPolicy fields.
-const (
-	defaultInitialInterval = 100 * time.Millisecond
-	defaultCoefficient     = 2.0
-	defaultMaxIntervalMult = 100
-)
-
 // failure is one failed attempt before it becomes an *engine.ActivityError.
 type failure struct {
 	typ, msg     string
@@ -35,23 +27,9 @@ type failure struct {
 	cause error
 }
 
-// activityError is an *engine.ActivityError that also unwraps to the
-// sentinel that caused it, so errors.Is and errors.As both work.
-type activityError struct {
-	ae    *engine.ActivityError
-	cause error
-}
-
-func (e *activityError) Error() string   { return e.ae.Error() }
-func (e *activityError) Unwrap() []error { return []error{e.ae, e.cause} }
-
 // err is the error workflow code receives for f.
 func (f *failure) err(activity string) error {
-	ae := &engine.ActivityError{Activity: activity, Type: f.typ, Message: f.msg, NonRetryable: f.nonRetryable}
-	if f.cause == nil {
-		return ae
-	}
-	return &activityError{ae: ae, cause: f.cause}
+	return &engine.ActivityError{Activity: activity, Type: f.typ, Message: f.msg, NonRetryable: f.nonRetryable, Cause: f.cause}
 }
 
 // runActivity runs def's attempts until one succeeds, an error may not be
@@ -167,66 +145,10 @@ func (r *run) canceledFailure(activity string) *failure {
 
 // backoff is the wait after the given failed attempt (1-based).
 func backoff(p engine.RetryPolicy, attempt int) time.Duration {
-	initial := p.InitialInterval
-	if initial <= 0 {
-		initial = defaultInitialInterval
-	}
-	coef := p.BackoffCoefficient
-	if coef == 0 {
-		coef = defaultCoefficient
-	}
-	limit := p.MaxInterval
-	if limit <= 0 {
-		limit = defaultMaxIntervalMult * initial
-	}
-	d := float64(initial) * math.Pow(coef, float64(attempt-1))
-	if d >= float64(limit) || math.IsInf(d, 0) || math.IsNaN(d) {
-		return limit
+	p = p.WithDefaults()
+	d := float64(p.InitialInterval) * math.Pow(p.BackoffCoefficient, float64(attempt-1))
+	if d >= float64(p.MaxInterval) || math.IsInf(d, 0) || math.IsNaN(d) {
+		return p.MaxInterval
 	}
 	return time.Duration(d)
-}
-
-// mergeOptions returns call with each zero field taken from def.
-func mergeOptions(call, def engine.ActivityOptions) engine.ActivityOptions {
-	if call.StartToCloseTimeout == 0 {
-		call.StartToCloseTimeout = def.StartToCloseTimeout
-	}
-	if call.Retry.MaxAttempts == 0 {
-		call.Retry.MaxAttempts = def.Retry.MaxAttempts
-	}
-	if call.Retry.InitialInterval == 0 {
-		call.Retry.InitialInterval = def.Retry.InitialInterval
-	}
-	if call.Retry.BackoffCoefficient == 0 {
-		call.Retry.BackoffCoefficient = def.Retry.BackoffCoefficient
-	}
-	if call.Retry.MaxInterval == 0 {
-		call.Retry.MaxInterval = def.Retry.MaxInterval
-	}
-	return call
-}
-
-// validateOptions rejects options no engine could honour.
-func validateOptions(o engine.ActivityOptions) error {
-	var errs []error
-	if o.StartToCloseTimeout < 0 {
-		errs = append(errs, fmt.Errorf("negative StartToCloseTimeout %s", o.StartToCloseTimeout))
-	}
-	p := o.Retry
-	if p.MaxAttempts < 0 {
-		errs = append(errs, fmt.Errorf("negative Retry.MaxAttempts %d", p.MaxAttempts))
-	}
-	if p.InitialInterval < 0 {
-		errs = append(errs, fmt.Errorf("negative Retry.InitialInterval %s", p.InitialInterval))
-	}
-	if p.MaxInterval < 0 {
-		errs = append(errs, fmt.Errorf("negative Retry.MaxInterval %s", p.MaxInterval))
-	}
-	if p.BackoffCoefficient != 0 && !(p.BackoffCoefficient >= 1) {
-		errs = append(errs, fmt.Errorf("Retry.BackoffCoefficient %v must be 0 (default 2) or at least 1", p.BackoffCoefficient))
-	}
-	if len(errs) > 0 {
-		return fmt.Errorf("invalid activity options: %w", errors.Join(errs...))
-	}
-	return nil
 }

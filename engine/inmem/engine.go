@@ -105,7 +105,7 @@ func (e *Engine) RegisterActivity(def engine.ActivityDefinition) error {
 	if def.Handler == nil {
 		return fmt.Errorf("inmem: register activity %q: nil handler", def.Name)
 	}
-	if err := validateOptions(def.Options); err != nil {
+	if err := def.Options.Validate(); err != nil {
 		return fmt.Errorf("inmem: register activity %q: %w", def.Name, err)
 	}
 	e.regMu.Lock()

@@ -2,8 +2,6 @@ package inmem
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"time"
 
@@ -81,7 +79,7 @@ func (r *run) ExecuteChild(id, workflow string, opts engine.ChildOptions, input 
 	if child.err != nil {
 		return fmt.Errorf("inmem: workflow %s: %s (id %s): %w", r.id, op, id, child.err)
 	}
-	if err := decodeOutput(child.out, out); err != nil {
+	if err := engine.Unmarshal(child.out, out); err != nil {
 		return fmt.Errorf("inmem: workflow %s: %s (id %s): decode output: %w", r.id, op, id, err)
 	}
 	return nil
@@ -96,37 +94,19 @@ func (r *run) ExecuteActivity(name string, opts engine.ActivityOptions, input an
 	if !ok {
 		return fmt.Errorf("inmem: workflow %s: activity %q: %w", r.id, name, engine.ErrUnknownActivity)
 	}
-	if err := validateOptions(opts); err != nil {
+	if err := opts.Validate(); err != nil {
 		return fmt.Errorf("inmem: workflow %s: activity %s: %w", r.id, name, err)
 	}
 	raw, err := engine.Marshal(input)
 	if err != nil {
 		return fmt.Errorf("inmem: workflow %s: activity %s: encode input: %w", r.id, name, err)
 	}
-	output, err := r.runActivity(def, mergeOptions(opts, def.Options), raw)
+	output, err := r.runActivity(def, opts.Merge(def.Options), raw)
 	if err != nil {
 		return err
 	}
-	if err := decodeOutput(output, out); err != nil {
+	if err := engine.Unmarshal(output, out); err != nil {
 		return fmt.Errorf("inmem: workflow %s: activity %s: decode output: %w", r.id, name, err)
 	}
 	return nil
-}
-
-// errInvalidJSON reports an output that is not valid JSON.
-var errInvalidJSON = errors.New("output is not valid JSON")
-
-// decodeOutput unmarshals raw into out, or only checks raw when out is nil.
-// An empty output reads as null.
-func decodeOutput(raw json.RawMessage, out any) error {
-	if len(raw) == 0 {
-		raw = json.RawMessage("null")
-	}
-	if out == nil {
-		if !json.Valid(raw) {
-			return errInvalidJSON
-		}
-		return nil
-	}
-	return json.Unmarshal(raw, out)
 }
