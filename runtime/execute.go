@@ -67,7 +67,7 @@ func (r *runner) execute(b *batchState, ac *admittedCall) (*PendingItem, error) 
 	in.EventSeq = r.st.EventSeq
 	out, err := engine.ExecuteActivity[executeOutput](r.wctx, activityExecute, engine.ActivityOptions{StartToCloseTimeout: timeout}, in)
 	// The call's progress events took the numbers after the workflow's.
-	r.st.EventSeq = max(r.st.EventSeq, out.LastSeq, r.rt.live.settle(r.st.RunID))
+	r.afterActivity(out.LastSeq, err != nil)
 	if err != nil {
 		if r.wctx.Context().Err() != nil {
 			return nil, err

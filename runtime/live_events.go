@@ -157,8 +157,15 @@ func (st *runState) liveHead(step int) EventHeader {
 // newActivityEvents opens the emitter of an activity attempt: its events
 // carry head, with the attempt ctx names, numbered after floor (the last
 // event the workflow recorded before the activity).
+// A retried attempt numbers after the run log's last event too: the
+// attempt before may have run in another process.
 func (rt *Runtime) newActivityEvents(ctx context.Context, head EventHeader, floor int64) *activityEvents {
 	head.Attempt = engine.ActivityAttempt(ctx)
+	if head.Attempt > 1 {
+		if info, err := rt.runLog.Run(ctx, head.RunID); err == nil {
+			floor = max(floor, info.LastSeq)
+		}
+	}
 	return &activityEvents{run: rt.live.open(rt, head.RunID, floor), head: head}
 }
 

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"strings"
 	"sync"
 	"time"
 
@@ -83,6 +84,11 @@ func (rt *Runtime) ExpireRunLog(ctx context.Context) ([]RunInfo, error) {
 // Owner is the id this runtime appends its runs' events under and holds
 // its lease as: host, process id and a random suffix.
 func (rt *Runtime) Owner() string { return rt.owner }
+
+// durableOwnerSuffix ends the owner id of a runtime on a durable engine
+// (engine.Durable): when its process dies, its runs go on on another
+// worker, so RecoverInterrupted leaves them alone.
+const durableOwnerSuffix = "/durable"
 
 // newOwner returns a runtime instance id.
 func newOwner() string {
@@ -166,7 +172,9 @@ func (rt *Runtime) keepLease() {
 // the run started with no recorded outcome, a [ToolResultReceived] whose
 // failure kind is [toolcall.KindOutcomeUnknown]. Nothing is run again:
 // whether such a call took effect is for its executor (which had its
-// tool call id as idempotency key) or a person to tell. A runtime on a
+// tool call id as idempotency key) or a person to tell. Runs last
+// recorded by a runtime on a durable engine ([engine.Durable]) are left
+// alone: their engine continues them on another worker. A runtime on a
 // run log given with [WithRunLog] or [WithStore] calls it when it starts
 // and at every lease renewal; runs it owns are never touched.
 func (rt *Runtime) RecoverInterrupted(ctx context.Context) ([]RunInfo, error) {
@@ -176,7 +184,7 @@ func (rt *Runtime) RecoverInterrupted(ctx context.Context) ([]RunInfo, error) {
 	}
 	var out []RunInfo
 	for _, info := range stale {
-		if info.Owner == rt.owner {
+		if info.Owner == rt.owner || strings.HasSuffix(info.Owner, durableOwnerSuffix) {
 			continue
 		}
 		recs, err := rt.runLog.Read(ctx, info.RunID, 0, 0)

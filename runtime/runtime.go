@@ -213,6 +213,9 @@ func New(opts ...Option) (*Runtime, error) {
 	if rt.engine == nil {
 		rt.engine = inmem.New()
 	}
+	if engine.IsDurable(rt.engine) {
+		rt.owner += durableOwnerSuffix
+	}
 	if err := rt.registerEngine(); err != nil {
 		return nil, fmt.Errorf("runtime: %w", err)
 	}
@@ -238,6 +241,9 @@ func (rt *Runtime) registerEngine() error {
 		return err
 	}
 	if err := rt.engine.RegisterActivity(engine.Activity(activityExecute, engine.ActivityOptions{}, rt.executeActivity)); err != nil {
+		return err
+	}
+	if err := rt.engine.RegisterActivity(engine.Activity(activitySettle, engine.ActivityOptions{}, rt.settleActivity)); err != nil {
 		return err
 	}
 	return rt.engine.RegisterActivity(engine.Activity(activityRecord, engine.ActivityOptions{}, rt.recordActivity))

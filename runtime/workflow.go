@@ -103,7 +103,7 @@ func (r *runner) plan(finalize *planner.Finalize) (*planner.PlanResult, error) {
 	out, err := engine.ExecuteActivity[planOutput](r.wctx, activityPlan, engine.ActivityOptions{StartToCloseTimeout: timeout, Retry: r.agent.reg.Policy.planRetry()}, in)
 	// The step's streamed events took the numbers after the workflow's:
 	// its next events follow them (on a failure, as this process saw them).
-	r.st.EventSeq = max(r.st.EventSeq, out.LastSeq, r.rt.live.settle(r.st.RunID))
+	r.afterActivity(out.LastSeq, err != nil)
 	if err != nil {
 		// RunHandle.Wait prefixes the run.
 		return nil, fmt.Errorf("planning step %d: %w", r.st.Step+1, err)
