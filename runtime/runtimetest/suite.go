@@ -78,6 +78,8 @@ var tests = []conformanceTest{
 	{"TimingPlanTimeoutBoundsPlanningAttempt", testTimingPlanTimeoutBoundsPlanningAttempt},
 	{"AFailedPlanningAttemptIsRetriedAndItsTextIsVoid", testAFailedPlanningAttemptIsRetriedAndItsTextIsVoid},
 	{"APlanningFailureWithoutRetriesFailsTheRunAfterItsStreamedEvents", testAPlanningFailureWithoutRetriesFailsTheRunAfterItsStreamedEvents},
+	// Sessions.
+	{"ASessionKeepsItsRunsForTheNext", testASessionKeepsItsRunsForTheNext},
 	// Agents as tools: child runs.
 	{"AChildsAnswerIsTheParentsToolResult", testAChildsAnswerIsTheParentsToolResult},
 	{"AJSONAnswerIsValidatedAgainstTheResultContract", testAJSONAnswerIsValidatedAgainstTheResultContract},
