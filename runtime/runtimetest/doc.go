@@ -5,8 +5,8 @@
 // same stores), time budgets and tool and planning timeouts, planning
 // retries, caps and recovery turns, terminal and bookkeeping tools,
 // bounded results, call-tool mode, cancellation, sessions saved after a
-// run, agents run as tools in
-// child workflows, and the run log a follower reads. [Run] runs them all
+// run, agents run as tools in child workflows, and the run log a follower
+// reads. [Run] runs them all
 // on the engine a [NewEngine] makes: the root module runs it on
 // engine/inmem (inmem_test.go), the Temporal module on engine/temporal,
 // the same tests on both.
