@@ -15,6 +15,14 @@ import (
 	"github.com/quiver-go/quiver/tools"
 )
 
+// The rules of a run an engine could break are tested in
+// runtime/runtimetest, on every engine. The tests of this package need
+// something that suite must not: the runtime's internals, a fake workflow
+// clock (inmem.WithClock), a wrapped in-memory engine, or no engine at
+// all (registration, pure helpers, stores); each test that stays here
+// for one of those reasons, and could be mistaken for an engine rule,
+// says which.
+
 // fixture is a runtime with one agent ("assistant") on the standard planner
 // and a scripted model, one toolset ("ws") whose executor is a table of
 // handlers, and a record of every event and executed call.
@@ -214,12 +222,13 @@ func withPayload(t *testing.T, schema string) specOption {
 
 func bookkeeping() specOption { return func(s *tools.ToolSpec) { s.Bookkeeping = true } }
 
-func terminal() specOption { return func(s *tools.ToolSpec) { s.TerminalRun = true } }
-
-func withTags(tags ...string) specOption { return func(s *tools.ToolSpec) { s.Tags = tags } }
-
 func ok(result string) handler {
 	return func(context.Context, *ToolCall) (*planner.ToolResult, error) {
 		return &planner.ToolResult{Result: json.RawMessage(result)}, nil
 	}
+}
+
+// withBounds declares a bounded result.
+func withBounds(b tools.BoundsSpec) specOption {
+	return func(s *tools.ToolSpec) { s.Bounds = &b }
 }

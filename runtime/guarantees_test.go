@@ -198,6 +198,9 @@ func (e *recordingEngine) recorded() []recordedIO {
 	return slices.Clone(e.records)
 }
 
+// TestInternalServerDataNeverLeavesTheExecuteActivity stays here: it
+// records what crosses a wrapped in-memory engine, by internal activity
+// name (activityExecute).
 func TestInternalServerDataNeverLeavesTheExecuteActivity(t *testing.T) {
 	t.Parallel()
 	const (

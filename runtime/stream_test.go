@@ -3,11 +3,9 @@ package runtime
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/quiver-go/quiver/model"
 	"github.com/quiver-go/quiver/model/scripted"
@@ -135,66 +133,6 @@ func TestAStreamedRunReportsItsSearchItsCallAsItFormsAndItsText(t *testing.T) {
 		if string(got) != string(want) || rec.Seq != int64(i+1) {
 			t.Fatalf("record %d = %s\nsubscribers saw %s", i, got, want)
 		}
-	}
-}
-
-func TestAFailedPlanningAttemptIsRetriedAndItsTextIsVoid(t *testing.T) {
-	f := newFixture(t, RunPolicy{PlanAttempts: 2}, nil,
-		scripted.FailMidStream("The answer is fo", fmt.Errorf("connection reset: %w", model.ErrStreamInterrupted)),
-		scripted.Reply("The answer is four."),
-	)
-	f.model.WithStreaming()
-	out := f.run("What is two and two?")
-	if out.Status != StatusCompleted || out.Final == nil || out.Final.Text != "The answer is four." {
-		t.Fatalf("out = %+v", out)
-	}
-	events := evtEvery(f, out.RunID)
-	want := []string{"run_started", "text_delta+", "planning_retried", "text_delta+", "stream_usage", "planned", "usage", "run_completed"}
-	if got := streamedKinds(events); fmt.Sprint(got) != fmt.Sprint(want) {
-		t.Fatalf("events = %v\nwant     %v", got, want)
-	}
-	var retried PlanningRetried
-	for _, e := range events {
-		if r, ok := e.(PlanningRetried); ok {
-			retried = r
-		}
-	}
-	if retried.Attempt != 2 || retried.Step != 1 {
-		t.Errorf("planning retried = %+v, want attempt 2 of step 1", retried.EventHeader)
-	}
-	if got := textOfStep(events, 1, 1); got != "The answer is fo" {
-		t.Errorf("attempt 1 streamed %q", got)
-	}
-	// A reader keeping the last attempt's text has the answer.
-	if got := textOfStep(events, 1, 2); got != out.Final.Text {
-		t.Errorf("attempt 2 streamed %q, the run answered %q", got, out.Final.Text)
-	}
-	if recs := logOf(t, f.rt, out.RunID); len(recs) != len(events) {
-		t.Fatalf("the log holds %d events, subscribers saw %d", len(recs), len(events))
-	}
-}
-
-func TestAPlanningFailureWithoutRetriesFailsTheRunAfterItsStreamedEvents(t *testing.T) {
-	f := newFixture(t, RunPolicy{}, nil,
-		scripted.FailMidStream("Half an ans", fmt.Errorf("connection reset: %w", model.ErrStreamInterrupted)),
-	)
-	f.model.WithStreaming()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	_, err := f.rt.Run(ctx, "assistant", RunInput{Messages: []model.Message{model.UserMessage("hi")}}, WithRunID("r-fail"))
-	if !errors.Is(err, model.ErrStreamInterrupted) && (err == nil || !strings.Contains(err.Error(), "stream ended before")) {
-		t.Fatalf("err = %v, want the interrupted stream", err)
-	}
-	recs := logOf(t, f.rt, "r-fail")
-	var types []string
-	for i, rec := range recs {
-		if rec.Seq != int64(i+1) {
-			t.Fatalf("record %d has seq %d", i, rec.Seq)
-		}
-		types = append(types, string(rec.Type))
-	}
-	if len(types) < 3 || types[0] != "run_started" || types[1] != "text_delta" || types[len(types)-1] != "run_failed" {
-		t.Fatalf("log = %v: want the streamed text, then run_failed numbered after it", types)
 	}
 }
 

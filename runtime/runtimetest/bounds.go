@@ -1,4 +1,4 @@
-package runtime
+package runtimetest
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"github.com/quiver-go/quiver/model"
 	"github.com/quiver-go/quiver/model/scripted"
 	"github.com/quiver-go/quiver/planner"
+	"github.com/quiver-go/quiver/runtime"
 	"github.com/quiver-go/quiver/tools"
 )
 
@@ -24,7 +25,7 @@ func withBounds(b tools.BoundsSpec) specOption {
 }
 
 // bndPayload decodes a recorded call's payload.
-func bndPayload(t *testing.T, c *ToolCall) map[string]any {
+func bndPayload(t *testing.T, c *runtime.ToolCall) map[string]any {
 	t.Helper()
 	var m map[string]any
 	if err := json.Unmarshal(c.Payload, &m); err != nil {
@@ -34,10 +35,10 @@ func bndPayload(t *testing.T, c *ToolCall) map[string]any {
 }
 
 // bndCalls returns the recorded calls of one tool.
-func bndCalls(f *fixture, id tools.Ident) []*ToolCall {
+func bndCalls(f *fixture, id tools.Ident) []*runtime.ToolCall {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	var out []*ToolCall
+	var out []*runtime.ToolCall
 	for _, c := range f.calls {
 		if c.Ident == id {
 			out = append(out, c)
@@ -67,14 +68,14 @@ func bndRequestsJSON(t *testing.T, c *scripted.Client) string {
 	return string(raw)
 }
 
-func TestBoundedResultMissingBoundsIsFailure(t *testing.T) {
+func testBoundedResultMissingBoundsIsFailure(t *testing.T, newEngine NewEngine) {
 	list := newSpec(t, "list_devices", withPayload(t, bndListSchema), withBounds(tools.BoundsSpec{Cursor: "cursor"}))
-	f := newFixture(t, RunPolicy{}, []fixtureTool{{spec: list, handler: ok(`{"devices":["a","b"]}`)}},
+	f := newFixture(t, newEngine, runtime.RunPolicy{}, []fixtureTool{{spec: list, handler: ok(`{"devices":["a","b"]}`)}},
 		scripted.Call("list_devices", `{"site":"s1"}`),
 		scripted.Reply("done"),
 	)
 	out := f.run("list")
-	if out.Status != StatusCompleted {
+	if out.Status != runtime.StatusCompleted {
 		t.Fatalf("out = %+v", out)
 	}
 	reqs := f.model.Requests()
@@ -89,16 +90,16 @@ func TestBoundedResultMissingBoundsIsFailure(t *testing.T) {
 	if !res.IsError || got["error"] != "missing_bounds" || strings.Contains(string(res.Content), `"devices"`) {
 		t.Fatalf("a bounded tool without bounds must be a failure the model reads, got %s (is_error %v)", res.Content, res.IsError)
 	}
-	evs := eventsOf[ToolResultReceived](f)
+	evs := eventsOf[runtime.ToolResultReceived](f)
 	if len(evs) != 1 || evs[0].Failure == nil || evs[0].Failure.Code != "missing_bounds" {
 		t.Fatalf("result events = %+v", evs)
 	}
 }
 
-func TestBoundedResultProjectsBoundsFields(t *testing.T) {
+func testBoundedResultProjectsBoundsFields(t *testing.T, newEngine NewEngine) {
 	total := 42
 	list := newSpec(t, "list_devices", withPayload(t, bndListSchema), withBounds(tools.BoundsSpec{Cursor: "cursor", NextCursor: "next_cursor"}))
-	f := newFixture(t, RunPolicy{}, []fixtureTool{{spec: list, handler: func(context.Context, *ToolCall) (*planner.ToolResult, error) {
+	f := newFixture(t, newEngine, runtime.RunPolicy{}, []fixtureTool{{spec: list, handler: func(context.Context, *runtime.ToolCall) (*planner.ToolResult, error) {
 		return &planner.ToolResult{
 			Result: json.RawMessage(`{"devices":["a","b"]}`),
 			Bounds: &planner.Bounds{Returned: 2, Total: &total, Truncated: true, NextCursor: "cur-2", RefinementHint: "filter by site"},
@@ -126,15 +127,15 @@ func TestBoundedResultProjectsBoundsFields(t *testing.T) {
 	if devices, _ := got["devices"].([]any); len(devices) != 2 || res.IsError {
 		t.Errorf("semantic result lost: %s", res.Content)
 	}
-	evs := eventsOf[ToolResultReceived](f)
+	evs := eventsOf[runtime.ToolResultReceived](f)
 	if len(evs) != 1 || evs[0].Bounds == nil || evs[0].Bounds.Returned != 2 || string(evs[0].Result) != string(res.Content) {
 		t.Errorf("result event = %+v", evs)
 	}
 }
 
-func TestBoundedResultDirectCursor(t *testing.T) {
+func testBoundedResultDirectCursor(t *testing.T, newEngine NewEngine) {
 	list := newSpec(t, "list_devices", withPayload(t, bndListSchema), withBounds(tools.BoundsSpec{Cursor: "cursor", NextCursor: "next_cursor"}))
-	handler := func(_ context.Context, c *ToolCall) (*planner.ToolResult, error) {
+	handler := func(_ context.Context, c *runtime.ToolCall) (*planner.ToolResult, error) {
 		var p struct {
 			Cursor string `json:"cursor"`
 		}
@@ -147,8 +148,8 @@ func TestBoundedResultDirectCursor(t *testing.T) {
 		return &planner.ToolResult{Result: json.RawMessage(`{"devices":["b"]}`), Bounds: &planner.Bounds{Returned: 1}}, nil
 	}
 	// The second step passes back the cursor it read in the first result.
-	var seen string
-	f := newFixture(t, RunPolicy{}, []fixtureTool{{spec: list, handler: handler}},
+	var seen guarded[string]
+	f := newFixture(t, newEngine, runtime.RunPolicy{}, []fixtureTool{{spec: list, handler: handler}},
 		scripted.Call("list_devices", `{"site":"s1"}`),
 		scripted.Choose(func(req *model.Request) scripted.Step {
 			var r struct {
@@ -158,14 +159,14 @@ func TestBoundedResultDirectCursor(t *testing.T) {
 			if len(res) > 0 {
 				_ = json.Unmarshal(res[len(res)-1].Content, &r)
 			}
-			seen = r.NextCursor
+			seen.set(r.NextCursor)
 			return scripted.Call("list_devices", fmt.Sprintf(`{"site":"s1","cursor":%q}`, r.NextCursor))
 		}),
 		scripted.Reply("done"),
 	)
 	f.run("list all")
-	if seen != "opaque-page-2" {
-		t.Fatalf("next_cursor visible to the model = %q, want opaque-page-2", seen)
+	if got := seen.get(); got != "opaque-page-2" {
+		t.Fatalf("next_cursor visible to the model = %q, want opaque-page-2", got)
 	}
 	calls := bndCalls(f, list.Name)
 	if len(calls) != 2 {
@@ -204,7 +205,7 @@ func bndPager() (source, partner handler, cursors func() []string) {
 			Bounds: &planner.Bounds{Returned: 1, Truncated: next != "", NextCursor: next},
 		}
 	}
-	source = func(_ context.Context, c *ToolCall) (*planner.ToolResult, error) {
+	source = func(_ context.Context, c *runtime.ToolCall) (*planner.ToolResult, error) {
 		var p struct {
 			Site string `json:"site"`
 		}
@@ -213,7 +214,7 @@ func bndPager() (source, partner handler, cursors func() []string) {
 		}
 		return page(p.Site, 1), nil
 	}
-	partner = func(_ context.Context, c *ToolCall) (*planner.ToolResult, error) {
+	partner = func(_ context.Context, c *runtime.ToolCall) (*planner.ToolResult, error) {
 		var p struct {
 			Cursor string `json:"cursor"`
 		}
@@ -247,12 +248,12 @@ func bndContinueTools(t *testing.T, partnerCursor bool) (tools.ToolSpec, tools.T
 	return src, more
 }
 
-func TestBoundedResultContinueWith(t *testing.T) {
+func testBoundedResultContinueWith(t *testing.T, newEngine NewEngine) {
 	for _, partnerCursor := range []bool{false, true} {
 		t.Run(fmt.Sprintf("partner declares cursor %v", partnerCursor), func(t *testing.T) {
 			src, more := bndContinueTools(t, partnerCursor)
 			source, partner, cursors := bndPager()
-			f := newFixture(t, RunPolicy{}, []fixtureTool{{spec: src, handler: source}, {spec: more, handler: partner}},
+			f := newFixture(t, newEngine, runtime.RunPolicy{}, []fixtureTool{{spec: src, handler: source}, {spec: more, handler: partner}},
 				scripted.Call("list_devices", `{"site":"s1"}`),
 				scripted.Call("list_more", `{}`),
 				scripted.Call("list_more", `{}`),
@@ -260,7 +261,7 @@ func TestBoundedResultContinueWith(t *testing.T) {
 				scripted.Reply("done"),
 			)
 			out := f.run("list every device")
-			if out.Status != StatusCompleted {
+			if out.Status != runtime.StatusCompleted {
 				t.Fatalf("out = %+v", out)
 			}
 			issued := cursors()
@@ -301,10 +302,10 @@ func TestBoundedResultContinueWith(t *testing.T) {
 	}
 }
 
-func TestBoundedResultContinueWithParallelHeads(t *testing.T) {
+func testBoundedResultContinueWithParallelHeads(t *testing.T, newEngine NewEngine) {
 	src, more := bndContinueTools(t, false)
 	source, partner, cursors := bndPager()
-	f := newFixture(t, RunPolicy{}, []fixtureTool{{spec: src, handler: source}, {spec: more, handler: partner}},
+	f := newFixture(t, newEngine, runtime.RunPolicy{}, []fixtureTool{{spec: src, handler: source}, {spec: more, handler: partner}},
 		scripted.Calls(
 			scripted.ToolCallSpec{Name: "list_devices", Payload: `{"site":"s1"}`},
 			scripted.ToolCallSpec{Name: "list_devices", Payload: `{"site":"s2"}`},
@@ -315,7 +316,7 @@ func TestBoundedResultContinueWithParallelHeads(t *testing.T) {
 		scripted.Reply("done"),
 	)
 	out := f.run("list devices of two sites")
-	if out.Status != StatusCompleted {
+	if out.Status != runtime.StatusCompleted {
 		t.Fatalf("out = %+v", out)
 	}
 	reqs := f.model.Requests()
@@ -352,7 +353,7 @@ func TestBoundedResultContinueWithParallelHeads(t *testing.T) {
 	}
 }
 
-func TestBoundedResultContinueWithExactCursorAdvancesItsHead(t *testing.T) {
+func testBoundedResultContinueWithExactCursorAdvancesItsHead(t *testing.T, newEngine NewEngine) {
 	src, more := bndContinueTools(t, false)
 	source, partner, cursors := bndPager()
 	explicit := func(i int) scripted.Step {
@@ -360,7 +361,7 @@ func TestBoundedResultContinueWithExactCursorAdvancesItsHead(t *testing.T) {
 			return scripted.Call("list_more", fmt.Sprintf(`{"cursor":%q}`, cursors()[i]))
 		})
 	}
-	f := newFixture(t, RunPolicy{}, []fixtureTool{{spec: src, handler: source}, {spec: more, handler: partner}},
+	f := newFixture(t, newEngine, runtime.RunPolicy{}, []fixtureTool{{spec: src, handler: source}, {spec: more, handler: partner}},
 		scripted.Calls(
 			scripted.ToolCallSpec{Name: "list_devices", Payload: `{"site":"s1"}`},
 			scripted.ToolCallSpec{Name: "list_devices", Payload: `{"site":"s2"}`},

@@ -1,4 +1,4 @@
-package runtime
+package runtimetest
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/quiver-go/quiver/model/scripted"
 	"github.com/quiver-go/quiver/planner"
+	"github.com/quiver-go/quiver/runtime"
 )
 
 // awaitConfirmPlanner asks for a confirmation on its first step, then plans
@@ -21,21 +22,21 @@ func (p *awaitConfirmPlanner) PlanResume(ctx context.Context, in *planner.PlanRe
 	return p.std.PlanResume(ctx, in)
 }
 
-func TestPlannerConfirmationAwaitIsAnsweredWithADecision(t *testing.T) {
+func testPlannerConfirmationAwaitIsAnsweredWithADecision(t *testing.T, newEngine NewEngine) {
 	for _, approved := range []bool{true, false} {
-		f := newFixtureWith(t, AgentRegistration{Planner: &awaitConfirmPlanner{std: planner.NewStandard()}, Policy: RunPolicy{InterruptsAllowed: true}}, nil, nil,
+		f := newFixtureWith(t, newEngine, runtime.AgentRegistration{Planner: &awaitConfirmPlanner{std: planner.NewStandard()}, Policy: runtime.RunPolicy{InterruptsAllowed: true}}, nil, nil,
 			scripted.Reply("ok"),
 		)
 		out := f.run("send the report")
-		if out.Suspension == nil || out.Suspension.Pending[0].Kind != PendingConfirmation {
+		if out.Suspension == nil || out.Suspension.Pending[0].Kind != runtime.PendingConfirmation {
 			t.Fatalf("out = %+v, want a pending confirmation", out)
 		}
-		_, err := f.rt.Continue(context.Background(), out.RunID, PendingInputResponse{Clarification: &ClarificationAnswer{Text: "yes"}})
+		_, err := f.rt.Continue(context.Background(), out.RunID, runtime.PendingInputResponse{Clarification: &runtime.ClarificationAnswer{Text: "yes"}})
 		if err == nil || !strings.Contains(err.Error(), "PendingInputResponse.Confirmation") {
 			t.Fatalf("a text answer to a confirmation: err = %v", err)
 		}
-		out = f.cont(out.RunID, PendingInputResponse{Confirmation: &ConfirmationDecision{Approved: approved}})
-		if out.Status != StatusCompleted {
+		out = f.cont(out.RunID, runtime.PendingInputResponse{Confirmation: &runtime.ConfirmationDecision{Approved: approved}})
+		if out.Status != runtime.StatusCompleted {
 			t.Fatalf("out = %+v", out)
 		}
 		want := map[bool]string{true: "Approved.", false: "Denied."}[approved]

@@ -1,4 +1,4 @@
-package runtime
+package runtimetest
 
 import (
 	"slices"
@@ -9,14 +9,9 @@ import (
 	"github.com/quiver-go/quiver/model"
 	"github.com/quiver-go/quiver/model/scripted"
 	"github.com/quiver-go/quiver/planner"
+	"github.com/quiver-go/quiver/runtime"
 	"github.com/quiver-go/quiver/tools"
 )
-
-// The run-policy rules of issue 3 about caps, recovery turns, terminal and
-// bookkeeping tools, unavailable tools and payload teaching errors. Every
-// test also checks that each recorded model request (and the run's output)
-// is a valid transcript: each tool call answered exactly once, right after
-// it.
 
 // capsTools are ws.lookup (budgeted), ws.note (bookkeeping), ws.commit
 // (terminal) and ws.flaky (budgeted, always fails).
@@ -52,8 +47,8 @@ func capsLastRequestFinalizes(t *testing.T, f *fixture, allowed ...string) {
 	}
 }
 
-func TestMaxToolCallsBookkeepingCallsCostNothing(t *testing.T) {
-	f := newFixture(t, RunPolicy{MaxToolCalls: 1}, capsTools(t),
+func testMaxToolCallsBookkeepingCallsCostNothing(t *testing.T, newEngine NewEngine) {
+	f := newFixture(t, newEngine, runtime.RunPolicy{MaxToolCalls: 1}, capsTools(t),
 		scripted.Calls(call("n1", "note"), call("n2", "note"), call("l1", "lookup")),
 		scripted.Reply("3 rows, noted."),
 	)
@@ -70,11 +65,11 @@ func TestMaxToolCallsBookkeepingCallsCostNothing(t *testing.T) {
 	}
 }
 
-func TestMaxToolCallsBatchAdmittedWholeOrRejectedWhole(t *testing.T) {
+func testMaxToolCallsBatchAdmittedWholeOrRejectedWhole(t *testing.T, newEngine NewEngine) {
 	p := &capsPlanner{}
 	// No terminal tool: a finalizing turn advertises nothing.
 	noTerminal := slices.DeleteFunc(capsTools(t), func(ft fixtureTool) bool { return ft.spec.TerminalRun })
-	f := newFixtureWith(t, AgentRegistration{Planner: p, Policy: RunPolicy{MaxToolCalls: 2}}, nil, noTerminal,
+	f := newFixtureWith(t, newEngine, runtime.AgentRegistration{Planner: p, Policy: runtime.RunPolicy{MaxToolCalls: 2}}, nil, noTerminal,
 		scripted.Call("lookup", `{"q":"a"}`),
 		// Needs 2 budgeted calls with 1 left: nothing of it may run, not
 		// even the free bookkeeping call or the first lookup.
@@ -86,7 +81,7 @@ func TestMaxToolCallsBatchAdmittedWholeOrRejectedWhole(t *testing.T) {
 	if got := f.executed(); !slices.Equal(got, []tools.Ident{"ws.lookup"}) {
 		t.Fatalf("executed %v, want only the first lookup (a batch is never trimmed)", got)
 	}
-	if out.Reason != planner.ReasonToolCap || out.Status != StatusCompleted {
+	if out.Reason != planner.ReasonToolCap || out.Status != runtime.StatusCompleted {
 		t.Fatalf("status %q reason %q, want completed with tool_cap", out.Status, out.Reason)
 	}
 	if out.Final == nil || out.Final.Text != "I ran out of tool calls." {
@@ -108,12 +103,12 @@ func TestMaxToolCallsBatchAdmittedWholeOrRejectedWhole(t *testing.T) {
 			t.Errorf("result of %s = %+v, want tool_cap", id, fl)
 		}
 	}
-	if ev := eventsOf[RunCompleted](f); len(ev) != 1 || ev[0].Reason != planner.ReasonToolCap {
+	if ev := eventsOf[runtime.RunCompleted](f); len(ev) != 1 || ev[0].Reason != planner.ReasonToolCap {
 		t.Errorf("RunCompleted events = %+v", ev)
 	}
 }
 
-func TestMaxToolCallsRefusedCallsDoNotCount(t *testing.T) {
+func testMaxToolCallsRefusedCallsDoNotCount(t *testing.T, newEngine NewEngine) {
 	for _, tc := range []struct {
 		name   string
 		search model.SearchSettings
@@ -126,9 +121,9 @@ func TestMaxToolCallsRefusedCallsDoNotCount(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dx := &capsExec{}
-			f := newFixtureWith(t,
-				AgentRegistration{Policy: RunPolicy{MaxToolCalls: 1}, Search: tc.search, Uses: []ToolsetUse{{Toolset: "dx", DeferAll: true}, {Toolset: "aa"}}},
-				[]Option{capsToolset("dx", dx, capsSpec(t, "dx", "export")), capsToolset("aa", dx, capsSpec(t, "aa", "zeta"))},
+			f := newFixtureWith(t, newEngine,
+				runtime.AgentRegistration{Policy: runtime.RunPolicy{MaxToolCalls: 1}, Search: tc.search, Uses: []runtime.ToolsetUse{{Toolset: "dx", DeferAll: true}, {Toolset: "aa"}}},
+				[]runtime.Option{capsToolset("dx", dx, capsSpec(t, "dx", "export")), capsToolset("aa", dx, capsSpec(t, "aa", "zeta"))},
 				[]fixtureTool{{spec: newSpec(t, "lookup"), handler: ok(`{"rows":3}`)}, {spec: newSpec(t, "note", bookkeeping())}},
 				// The refused call does not count: the lookup still fits a
 				// cap of 1.
@@ -154,11 +149,11 @@ func TestMaxToolCallsRefusedCallsDoNotCount(t *testing.T) {
 	}
 }
 
-func TestMaxToolCallsRefusedBeforeCapCheck(t *testing.T) {
+func testMaxToolCallsRefusedBeforeCapCheck(t *testing.T, newEngine NewEngine) {
 	dx := &capsExec{}
-	f := newFixtureWith(t,
-		AgentRegistration{Policy: RunPolicy{MaxToolCalls: 1}, Uses: []ToolsetUse{{Toolset: "dx", DeferAll: true}}},
-		[]Option{capsToolset("dx", dx, capsSpec(t, "dx", "export"))},
+	f := newFixtureWith(t, newEngine,
+		runtime.AgentRegistration{Policy: runtime.RunPolicy{MaxToolCalls: 1}, Uses: []runtime.ToolsetUse{{Toolset: "dx", DeferAll: true}}},
+		[]runtime.Option{capsToolset("dx", dx, capsSpec(t, "dx", "export"))},
 		[]fixtureTool{{spec: newSpec(t, "lookup"), handler: ok(`{"rows":3}`)}},
 		scripted.Call("lookup", `{}`),
 		// The refused call is decided before the cap: it reads its refusal
@@ -182,8 +177,8 @@ func TestMaxToolCallsRefusedBeforeCapCheck(t *testing.T) {
 	}
 }
 
-func TestMaxToolCallsUnknownToolsCountAsBudgeted(t *testing.T) {
-	f := newFixture(t, RunPolicy{MaxToolCalls: 1}, capsTools(t),
+func testMaxToolCallsUnknownToolsCountAsBudgeted(t *testing.T, newEngine NewEngine) {
+	f := newFixture(t, newEngine, runtime.RunPolicy{MaxToolCalls: 1}, capsTools(t),
 		scripted.Calls(call("g1", "ghost")),
 		// The unknown call used the only budgeted call.
 		scripted.Calls(call("l1", "lookup")),
@@ -203,10 +198,10 @@ func TestMaxToolCallsUnknownToolsCountAsBudgeted(t *testing.T) {
 	}
 }
 
-func TestMaxToolCallsSuccessfulBookkeepingLeftOutOfToolOutputs(t *testing.T) {
+func testMaxToolCallsSuccessfulBookkeepingLeftOutOfToolOutputs(t *testing.T, newEngine NewEngine) {
 	p := &capsPlanner{}
 	ts := append(capsTools(t), fixtureTool{spec: newSpec(t, "badnote", bookkeeping()), handler: capsFails()})
-	f := newFixtureWith(t, AgentRegistration{Planner: p}, nil, ts,
+	f := newFixtureWith(t, newEngine, runtime.AgentRegistration{Planner: p}, nil, ts,
 		scripted.Calls(call("n1", "note"), call("l1", "lookup"), call("bn1", "badnote"), call("g1", "ghost")),
 		scripted.Calls(call("l2", "lookup")),
 		scripted.Reply("Done."),
@@ -239,7 +234,7 @@ func TestMaxToolCallsSuccessfulBookkeepingLeftOutOfToolOutputs(t *testing.T) {
 	}
 }
 
-func TestToolUnavailableForToolsTheAgentMayNotUse(t *testing.T) {
+func testToolUnavailableForToolsTheAgentMayNotUse(t *testing.T, newEngine NewEngine) {
 	for _, tc := range []struct {
 		name   string
 		filter catalog.Filter
@@ -248,7 +243,7 @@ func TestToolUnavailableForToolsTheAgentMayNotUse(t *testing.T) {
 		{"allowed names", catalog.Filter{AllowTools: []tools.Ident{"ws.lookup"}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			f := newFixture(t, RunPolicy{Tools: tc.filter},
+			f := newFixture(t, newEngine, runtime.RunPolicy{Tools: tc.filter},
 				[]fixtureTool{{spec: newSpec(t, "lookup")}, {spec: newSpec(t, "wipe", withTags("admin"))}},
 				scripted.Calls(call("w1", "wipe")),
 				scripted.Reply("I may not wipe."),
@@ -275,9 +270,9 @@ func TestToolUnavailableForToolsTheAgentMayNotUse(t *testing.T) {
 	}
 }
 
-func TestInvalidPayloadReturnsTeachingError(t *testing.T) {
+func testInvalidPayloadReturnsTeachingError(t *testing.T, newEngine NewEngine) {
 	page := newSpec(t, "page", withPayload(t, `{"type":"object","properties":{"limit":{"type":"integer","maximum":100}},"additionalProperties":false}`))
-	f := newFixture(t, RunPolicy{}, []fixtureTool{{spec: page, handler: ok(`{"items":[]}`)}},
+	f := newFixture(t, newEngine, runtime.RunPolicy{}, []fixtureTool{{spec: page, handler: ok(`{"items":[]}`)}},
 		scripted.Calls(scripted.ToolCallSpec{ID: "p1", Name: "page", Payload: `{"limit":500}`}),
 		scripted.Calls(scripted.ToolCallSpec{ID: "p2", Name: "page", Payload: `{"limit":50}`}),
 		scripted.Reply("No items."),

@@ -1,4 +1,4 @@
-package runtime
+package runtimetest
 
 import (
 	"encoding/json"
@@ -9,14 +9,15 @@ import (
 	"github.com/quiver-go/quiver/model"
 	"github.com/quiver-go/quiver/model/scripted"
 	"github.com/quiver-go/quiver/planner"
+	"github.com/quiver-go/quiver/runtime"
 	"github.com/quiver-go/quiver/tools"
 )
 
-func TestMaxRecoveryTurnsOneTurnPerRejectedToolResult(t *testing.T) {
+func testMaxRecoveryTurnsOneTurnPerRejectedToolResult(t *testing.T, newEngine NewEngine) {
 	// Two recovery turns: the first call plus two retries fail, then one
 	// final (uncounted) turn answers.
 	p := &capsPlanner{}
-	f := newFixtureWith(t, AgentRegistration{Planner: p, Policy: RunPolicy{MaxRecoveryTurns: 2}}, nil, capsTools(t),
+	f := newFixtureWith(t, newEngine, runtime.AgentRegistration{Planner: p, Policy: runtime.RunPolicy{MaxRecoveryTurns: 2}}, nil, capsTools(t),
 		scripted.Call("flaky", `{}`),
 		scripted.Call("flaky", `{}`),
 		scripted.Call("flaky", `{}`),
@@ -45,8 +46,8 @@ func TestMaxRecoveryTurnsOneTurnPerRejectedToolResult(t *testing.T) {
 	capsLastRequestFinalizes(t, f, "commit")
 }
 
-func TestMaxRecoveryTurnsNoRecoveryTurnsFinalizesAtOnce(t *testing.T) {
-	f := newFixture(t, RunPolicy{MaxRecoveryTurns: NoRecoveryTurns}, capsTools(t),
+func testMaxRecoveryTurnsNoRecoveryTurnsFinalizesAtOnce(t *testing.T, newEngine NewEngine) {
+	f := newFixture(t, newEngine, runtime.RunPolicy{MaxRecoveryTurns: runtime.NoRecoveryTurns}, capsTools(t),
 		scripted.Call("flaky", `{}`),
 		scripted.Reply("The backend is down."),
 	)
@@ -57,7 +58,7 @@ func TestMaxRecoveryTurnsNoRecoveryTurnsFinalizesAtOnce(t *testing.T) {
 	}
 }
 
-func TestMaxRecoveryTurnsRejectedModelOutputCounts(t *testing.T) {
+func testMaxRecoveryTurnsRejectedModelOutputCounts(t *testing.T, newEngine NewEngine) {
 	p := &capsPlanner{steps: []func() *planner.PlanResult{
 		func() *planner.PlanResult { return &planner.PlanResult{} },
 		func() *planner.PlanResult { return &planner.PlanResult{} },
@@ -65,7 +66,7 @@ func TestMaxRecoveryTurnsRejectedModelOutputCounts(t *testing.T) {
 			return &planner.PlanResult{FinalResponse: &planner.FinalResponse{Text: "Sorry."}}
 		},
 	}}
-	f := newFixtureWith(t, AgentRegistration{Planner: p, Policy: RunPolicy{MaxRecoveryTurns: 1}}, nil, capsTools(t))
+	f := newFixtureWith(t, newEngine, runtime.AgentRegistration{Planner: p, Policy: runtime.RunPolicy{MaxRecoveryTurns: 1}}, nil, capsTools(t))
 	out := f.run("Answer.")
 	capsCheckRun(t, f, p, out)
 	inv := p.invocations()
@@ -88,11 +89,11 @@ func TestMaxRecoveryTurnsRejectedModelOutputCounts(t *testing.T) {
 	}
 }
 
-func TestMaxRecoveryTurnsRefusedCallsCount(t *testing.T) {
+func testMaxRecoveryTurnsRefusedCallsCount(t *testing.T, newEngine NewEngine) {
 	dx := &capsExec{}
-	f := newFixtureWith(t,
-		AgentRegistration{Policy: RunPolicy{MaxRecoveryTurns: 1}, Uses: []ToolsetUse{{Toolset: "dx", DeferAll: true}}},
-		[]Option{capsToolset("dx", dx, capsSpec(t, "dx", "export"))},
+	f := newFixtureWith(t, newEngine,
+		runtime.AgentRegistration{Policy: runtime.RunPolicy{MaxRecoveryTurns: 1}, Uses: []runtime.ToolsetUse{{Toolset: "dx", DeferAll: true}}},
+		[]runtime.Option{capsToolset("dx", dx, capsSpec(t, "dx", "export"))},
 		[]fixtureTool{{spec: newSpec(t, "lookup")}},
 		scripted.Call("export", `{}`),
 		scripted.Call("export", `{}`),
@@ -108,9 +109,9 @@ func TestMaxRecoveryTurnsRefusedCallsCount(t *testing.T) {
 	}
 }
 
-func TestMaxRecoveryTurnsResetBySuccessfulBudgetedWork(t *testing.T) {
+func testMaxRecoveryTurnsResetBySuccessfulBudgetedWork(t *testing.T, newEngine NewEngine) {
 	t.Run("budgeted success resets", func(t *testing.T) {
-		f := newFixture(t, RunPolicy{MaxRecoveryTurns: 1}, capsTools(t),
+		f := newFixture(t, newEngine, runtime.RunPolicy{MaxRecoveryTurns: 1}, capsTools(t),
 			scripted.Call("flaky", `{}`),
 			scripted.Call("lookup", `{}`),
 			scripted.Call("flaky", `{}`),
@@ -127,7 +128,7 @@ func TestMaxRecoveryTurnsResetBySuccessfulBudgetedWork(t *testing.T) {
 		}
 	})
 	t.Run("bookkeeping success does not reset", func(t *testing.T) {
-		f := newFixture(t, RunPolicy{MaxRecoveryTurns: 1}, capsTools(t),
+		f := newFixture(t, newEngine, runtime.RunPolicy{MaxRecoveryTurns: 1}, capsTools(t),
 			scripted.Call("flaky", `{}`),
 			scripted.Calls(call("n1", "note"), call("f2", "flaky")),
 			scripted.Reply("Giving up."),
@@ -140,8 +141,8 @@ func TestMaxRecoveryTurnsResetBySuccessfulBudgetedWork(t *testing.T) {
 	})
 }
 
-func TestTerminalRunSuccessEndsRunWithoutPlannerTurn(t *testing.T) {
-	f := newFixture(t, RunPolicy{}, capsTools(t),
+func testTerminalRunSuccessEndsRunWithoutPlannerTurn(t *testing.T, newEngine NewEngine) {
+	f := newFixture(t, newEngine, runtime.RunPolicy{}, capsTools(t),
 		scripted.Call("lookup", `{}`),
 		scripted.Calls(call("c1", "commit")),
 	)
@@ -160,7 +161,7 @@ func TestTerminalRunSuccessEndsRunWithoutPlannerTurn(t *testing.T) {
 	t.Run("a failed terminal call does not end the run", func(t *testing.T) {
 		ts := capsTools(t)
 		ts[2].handler = capsFails()
-		f := newFixture(t, RunPolicy{}, ts,
+		f := newFixture(t, newEngine, runtime.RunPolicy{}, ts,
 			scripted.Call("commit", `{}`),
 			scripted.Reply("Could not commit."),
 		)
@@ -172,8 +173,8 @@ func TestTerminalRunSuccessEndsRunWithoutPlannerTurn(t *testing.T) {
 	})
 }
 
-func TestTerminalRunIsFreeUnderMaxToolCalls(t *testing.T) {
-	f := newFixture(t, RunPolicy{MaxToolCalls: 1}, capsTools(t),
+func testTerminalRunIsFreeUnderMaxToolCalls(t *testing.T, newEngine NewEngine) {
+	f := newFixture(t, newEngine, runtime.RunPolicy{MaxToolCalls: 1}, capsTools(t),
 		scripted.Call("lookup", `{}`),
 		scripted.Calls(call("c1", "commit")),
 	)
@@ -187,7 +188,7 @@ func TestTerminalRunIsFreeUnderMaxToolCalls(t *testing.T) {
 	}
 
 	t.Run("admitted in the tool_cap finalizing turn", func(t *testing.T) {
-		f := newFixture(t, RunPolicy{MaxToolCalls: 1}, capsTools(t),
+		f := newFixture(t, newEngine, runtime.RunPolicy{MaxToolCalls: 1}, capsTools(t),
 			scripted.Call("lookup", `{}`),
 			scripted.Calls(call("l2", "lookup")),
 			scripted.Calls(call("c1", "commit")),
@@ -204,9 +205,9 @@ func TestTerminalRunIsFreeUnderMaxToolCalls(t *testing.T) {
 	})
 }
 
-func TestTerminalRunAdmittedAfterRecoveryBudgetSpent(t *testing.T) {
+func testTerminalRunAdmittedAfterRecoveryBudgetSpent(t *testing.T, newEngine NewEngine) {
 	p := &capsPlanner{}
-	f := newFixtureWith(t, AgentRegistration{Planner: p, Policy: RunPolicy{MaxRecoveryTurns: NoRecoveryTurns}}, nil, capsTools(t),
+	f := newFixtureWith(t, newEngine, runtime.AgentRegistration{Planner: p, Policy: runtime.RunPolicy{MaxRecoveryTurns: runtime.NoRecoveryTurns}}, nil, capsTools(t),
 		scripted.Call("flaky", `{}`),
 		// The finalizing turn offers only the terminal tool, and runs it.
 		scripted.Calls(call("c1", "commit")),
@@ -229,7 +230,7 @@ func TestTerminalRunAdmittedAfterRecoveryBudgetSpent(t *testing.T) {
 	}
 
 	t.Run("other calls of a finalizing turn are discarded", func(t *testing.T) {
-		f := newFixture(t, RunPolicy{MaxRecoveryTurns: NoRecoveryTurns}, capsTools(t),
+		f := newFixture(t, newEngine, runtime.RunPolicy{MaxRecoveryTurns: runtime.NoRecoveryTurns}, capsTools(t),
 			scripted.Call("flaky", `{}`),
 			scripted.Calls(call("l1", "lookup")),
 		)
@@ -244,9 +245,9 @@ func TestTerminalRunAdmittedAfterRecoveryBudgetSpent(t *testing.T) {
 	})
 }
 
-func TestTerminalRunBookkeepingOnlyTurnMustResolveInSameTurn(t *testing.T) {
+func testTerminalRunBookkeepingOnlyTurnMustResolveInSameTurn(t *testing.T, newEngine NewEngine) {
 	t.Run("bookkeeping calls alone are a rejected output", func(t *testing.T) {
-		f := newFixture(t, RunPolicy{MaxRecoveryTurns: 1}, capsTools(t),
+		f := newFixture(t, newEngine, runtime.RunPolicy{MaxRecoveryTurns: 1}, capsTools(t),
 			scripted.Calls(call("n1", "note")),
 			scripted.Reply("Done."),
 		)
@@ -266,7 +267,7 @@ func TestTerminalRunBookkeepingOnlyTurnMustResolveInSameTurn(t *testing.T) {
 		}
 	})
 	t.Run("spends a recovery turn", func(t *testing.T) {
-		f := newFixture(t, RunPolicy{MaxRecoveryTurns: NoRecoveryTurns}, capsTools(t),
+		f := newFixture(t, newEngine, runtime.RunPolicy{MaxRecoveryTurns: runtime.NoRecoveryTurns}, capsTools(t),
 			scripted.Calls(call("n1", "note")),
 			scripted.Reply("Done."),
 		)
@@ -282,7 +283,7 @@ func TestTerminalRunBookkeepingOnlyTurnMustResolveInSameTurn(t *testing.T) {
 			res.FinalResponse = &planner.FinalResponse{Text: "All noted."}
 			return res
 		}}}
-		f := newFixtureWith(t, AgentRegistration{Planner: p}, nil, capsTools(t))
+		f := newFixtureWith(t, newEngine, runtime.AgentRegistration{Planner: p}, nil, capsTools(t))
 		out := f.run("Take notes.")
 		capsCheckRun(t, f, p, out)
 		if got := f.executed(); !slices.Equal(got, []tools.Ident{"ws.note", "ws.note"}) {
@@ -298,7 +299,7 @@ func TestTerminalRunBookkeepingOnlyTurnMustResolveInSameTurn(t *testing.T) {
 			res.FinalToolResult = &planner.ToolResult{Result: json.RawMessage(`{"report":"ok"}`)}
 			return res
 		}}}
-		f := newFixtureWith(t, AgentRegistration{Planner: p}, nil, capsTools(t))
+		f := newFixtureWith(t, newEngine, runtime.AgentRegistration{Planner: p}, nil, capsTools(t))
 		out := f.run("Take notes.")
 		capsCheckRun(t, f, p, out)
 		if got := f.executed(); !slices.Equal(got, []tools.Ident{"ws.note"}) {
@@ -322,7 +323,7 @@ func TestTerminalRunBookkeepingOnlyTurnMustResolveInSameTurn(t *testing.T) {
 				return &planner.PlanResult{FinalResponse: &planner.FinalResponse{Text: "3 rows."}}
 			},
 		}}
-		f := newFixtureWith(t, AgentRegistration{Planner: p}, nil, capsTools(t))
+		f := newFixtureWith(t, newEngine, runtime.AgentRegistration{Planner: p}, nil, capsTools(t))
 		out := f.run("Look up.")
 		capsCheckRun(t, f, p, out)
 		if got := f.executed(); !slices.Equal(got, []tools.Ident{"ws.lookup"}) {

@@ -1,19 +1,20 @@
-package runtime
+package runtimetest
 
 import (
 	"testing"
 
 	"github.com/quiver-go/quiver/model/scripted"
 	"github.com/quiver-go/quiver/planner"
+	"github.com/quiver-go/quiver/runtime"
 )
 
-func TestSmokeToolThenAnswer(t *testing.T) {
-	f := newFixture(t, RunPolicy{}, []fixtureTool{{spec: newSpec(t, "lookup"), handler: ok(`{"rows":3}`)}},
+func testSmokeToolThenAnswer(t *testing.T, newEngine NewEngine) {
+	f := newFixture(t, newEngine, runtime.RunPolicy{}, []fixtureTool{{spec: newSpec(t, "lookup"), handler: ok(`{"rows":3}`)}},
 		scripted.Call("lookup", `{"q":"orders"}`),
 		scripted.Reply("There are 3 rows."),
 	)
 	out := f.run("How many orders?")
-	if out.Status != StatusCompleted || out.Reason != planner.ReasonFinalResponse || out.Final.Text != "There are 3 rows." {
+	if out.Status != runtime.StatusCompleted || out.Reason != planner.ReasonFinalResponse || out.Final.Text != "There are 3 rows." {
 		t.Fatalf("out = %+v", out)
 	}
 	if got := f.executed(); len(got) != 1 || got[0] != "ws.lookup" {

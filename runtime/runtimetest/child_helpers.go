@@ -1,15 +1,15 @@
-package runtime
+package runtimetest
 
 import (
 	"context"
 	"encoding/json"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/quiver-go/quiver/model"
 	"github.com/quiver-go/quiver/model/scripted"
 	"github.com/quiver-go/quiver/planner"
+	"github.com/quiver-go/quiver/runtime"
 	"github.com/quiver-go/quiver/tools"
 )
 
@@ -19,21 +19,20 @@ import (
 // "child-model"), which uses the toolset "desk" (tools given per test).
 type agentsEnv struct {
 	t      *testing.T
-	rt     *Runtime
+	rt     *runtime.Runtime
 	parent *scripted.Client
 	child  *scripted.Client
 	mu     sync.Mutex
-	events []Event
 	runs   map[tools.Ident]int
 }
 
 // agentsOptions tune newAgentsEnv.
 type agentsOptions struct {
-	parentPolicy, childPolicy RunPolicy
+	parentPolicy, childPolicy runtime.RunPolicy
 	// desk are the specialist's own tools, with their handlers.
 	desk []fixtureTool
 	// opts are more runtime options.
-	opts []Option
+	opts []runtime.Option
 	// childAgent is the agent specialist.tools runs ("specialist" when
 	// empty); extra agents registered on the runtime, each with its own
 	// model id "<name>-model".
@@ -49,33 +48,28 @@ func askSpec(t *testing.T) tools.ToolSpec {
 	})
 }
 
-func newAgentsEnv(t *testing.T, o agentsOptions, parentSteps, childSteps []scripted.Step) *agentsEnv {
+func newAgentsEnv(t *testing.T, newEngine NewEngine, o agentsOptions, parentSteps, childSteps []scripted.Step) *agentsEnv {
 	t.Helper()
 	e := &agentsEnv{t: t, parent: scripted.New(parentSteps...), child: scripted.New(childSteps...), runs: map[tools.Ident]int{}}
-	opts := append([]Option{WithModelID("parent-model", e.parent), WithModelID("child-model", e.child)}, o.opts...)
+	opts := append([]runtime.Option{runtime.WithEngine(newEngine(t)), runtime.WithModelID("parent-model", e.parent), runtime.WithModelID("child-model", e.child)}, o.opts...)
 	for name, c := range o.extra {
-		opts = append(opts, WithModelID(name+"-model", c))
+		opts = append(opts, runtime.WithModelID(name+"-model", c))
 	}
-	rt, err := New(opts...)
+	rt, err := runtime.New(opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
 	e.rt = rt
-	rt.Subscribe(func(ev Event) {
-		e.mu.Lock()
-		defer e.mu.Unlock()
-		e.events = append(e.events, ev)
-	})
 	e.registerDesk(o.desk)
-	childUses := []ToolsetUse{}
+	childUses := []runtime.ToolsetUse{}
 	if len(o.desk) > 0 {
-		childUses = append(childUses, ToolsetUse{Toolset: "desk"})
+		childUses = append(childUses, runtime.ToolsetUse{Toolset: "desk"})
 	}
-	if err := rt.RegisterAgent(AgentRegistration{Name: "specialist", ModelID: "child-model", Uses: childUses, Policy: o.childPolicy}); err != nil {
+	if err := rt.RegisterAgent(runtime.AgentRegistration{Name: "specialist", ModelID: "child-model", Uses: childUses, Policy: o.childPolicy}); err != nil {
 		t.Fatal(err)
 	}
 	for name := range o.extra {
-		if err := rt.RegisterAgent(AgentRegistration{Name: name, ModelID: name + "-model", Uses: childUses}); err != nil {
+		if err := rt.RegisterAgent(runtime.AgentRegistration{Name: name, ModelID: name + "-model", Uses: childUses}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -83,10 +77,10 @@ func newAgentsEnv(t *testing.T, o agentsOptions, parentSteps, childSteps []scrip
 	if agent == "" {
 		agent = "specialist"
 	}
-	if err := rt.RegisterToolset(ToolsetRegistration{Name: "specialist.tools", Specs: []tools.ToolSpec{askSpec(t)}, Agent: agent}); err != nil {
+	if err := rt.RegisterToolset(runtime.ToolsetRegistration{Name: "specialist.tools", Specs: []tools.ToolSpec{askSpec(t)}, Agent: agent}); err != nil {
 		t.Fatal(err)
 	}
-	if err := rt.RegisterAgent(AgentRegistration{Name: "parent", ModelID: "parent-model", Uses: []ToolsetUse{{Toolset: "specialist.tools"}}, Policy: o.parentPolicy}); err != nil {
+	if err := rt.RegisterAgent(runtime.AgentRegistration{Name: "parent", ModelID: "parent-model", Uses: []runtime.ToolsetUse{{Toolset: "specialist.tools"}}, Policy: o.parentPolicy}); err != nil {
 		t.Fatal(err)
 	}
 	return e
@@ -103,7 +97,7 @@ func (e *agentsEnv) registerDesk(desk []fixtureTool) {
 		specs = append(specs, ft.spec)
 		handlers[ft.spec.Name] = ft.handler
 	}
-	err := e.rt.RegisterToolset(ToolsetRegistration{Name: "desk", Specs: specs, Executor: ToolExecutorFunc(func(ctx context.Context, call *ToolCall) (*planner.ToolResult, error) {
+	err := e.rt.RegisterToolset(runtime.ToolsetRegistration{Name: "desk", Specs: specs, Executor: runtime.ToolExecutorFunc(func(ctx context.Context, call *runtime.ToolCall) (*planner.ToolResult, error) {
 		e.mu.Lock()
 		e.runs[call.Ident]++
 		e.mu.Unlock()
@@ -123,11 +117,11 @@ func deskSpec(t *testing.T, name string, opts ...specOption) tools.ToolSpec {
 }
 
 // run runs the parent on text.
-func (e *agentsEnv) run(text string) *RunOutput {
+func (e *agentsEnv) run(text string) *runtime.RunOutput {
 	e.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), runTimeout)
 	defer cancel()
-	out, err := e.rt.Run(ctx, "parent", RunInput{Messages: []model.Message{model.UserMessage(text)}})
+	out, err := e.rt.Run(ctx, "parent", runtime.RunInput{Messages: []model.Message{model.UserMessage(text)}})
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -135,7 +129,7 @@ func (e *agentsEnv) run(text string) *RunOutput {
 }
 
 // toolResult is the content of the result of call id in out's messages.
-func toolResult(t *testing.T, out *RunOutput, callID string) (string, bool) {
+func toolResult(t *testing.T, out *runtime.RunOutput, callID string) (string, bool) {
 	t.Helper()
 	for _, m := range out.Messages {
 		for _, p := range m.Parts {
@@ -157,17 +151,10 @@ func failureCode(content string) string {
 	return f.Error
 }
 
-// eventsOf returns the events of run id.
-func (e *agentsEnv) eventsOf(runID string) []Event {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	var out []Event
-	for _, ev := range e.events {
-		if ev.Head().RunID == runID {
-			out = append(out, ev)
-		}
-	}
-	return out
+// eventsOf returns the events of run id, from the run log.
+func (e *agentsEnv) eventsOf(runID string) []runtime.Event {
+	e.t.Helper()
+	return runEvents(e.t, e.rt.RunLog(), runID)
 }
 
 // ran is how many times tool id ran.
