@@ -1,8 +1,9 @@
 // Package engine is the contract between the runtime and what executes its
 // runs: workflows whose code is deterministic, activities that do all I/O
 // with timeouts and retries, child workflows, timers and cancellation.
-// engine/inmem is the default implementation; a Temporal implementation
-// (not yet written) is to satisfy the same contract.
+// engine/inmem is the default implementation; engine/temporal, a Go module
+// of its own, satisfies the same contract on Temporal, and
+// runtime/runtimetest checks both with the same conformance suite.
 //
 // Inputs and outputs cross the contract as JSON (json.RawMessage), as they
 // would cross a durable engine's persistence; the generic helpers (Workflow,

@@ -1,8 +1,7 @@
 // Package inmem is the default engine: it runs workflows and activities in
 // goroutines of the current process and keeps nothing on disk. It satisfies
 // engine.Engine with the semantics a durable engine has, so that code
-// written against it moves to a durable engine (Temporal, not yet written)
-// unchanged:
+// written against it moves to a durable engine (engine/temporal) unchanged:
 //
 //   - Every value that crosses the contract is serialized. Workflow inputs
 //     and outputs are JSON (validated and copied), activity and child inputs
