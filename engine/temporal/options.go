@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"go.temporal.io/sdk/converter"
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
@@ -27,6 +28,10 @@ type Options struct {
 	// defaults to a second instead of 30: activities learn of a
 	// cancellation from heartbeats.
 	Worker worker.Options
+	// DataConverter is the one the client was built with (nil: the SDK's
+	// default). The worker and starter use the client's; the engine needs
+	// it only to decode the histories [Engine.ReplayHistory] replays.
+	DataConverter converter.DataConverter
 }
 
 // DefaultDeadlockDetection is the worker's deadlock detection timeout

@@ -16,9 +16,13 @@ import (
 // error. Run it over histories of the previous release before deploying
 // a change to workflow code (docs/temporal.md says how: histories come
 // from client.GetWorkflowHistory or `temporal workflow show --output
-// json`, read with client.HistoryFromJSON). logger may be nil.
+// json`, read with client.HistoryFromJSON). logger may be nil. Payloads
+// are decoded with Options.DataConverter, the client's.
 func (e *Engine) ReplayHistory(logger log.Logger, history *historypb.History) error {
-	r := worker.NewWorkflowReplayer()
+	r, err := worker.NewWorkflowReplayerWithOptions(worker.WorkflowReplayerOptions{DataConverter: e.opts.DataConverter})
+	if err != nil {
+		return fmt.Errorf("temporal: replay: %w", err)
+	}
 	e.mu.Lock()
 	names := make([]string, 0, len(e.workflows))
 	for name := range e.workflows {
