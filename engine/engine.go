@@ -125,7 +125,20 @@ type WorkflowContext interface {
 	ExecuteChild(id, workflow string, opts ChildOptions, input any, out any) error
 	// Sleep waits for d on the workflow clock.
 	Sleep(d time.Duration) error
+	// GetVersion guards a change to workflow code, as Temporal's
+	// workflow.GetVersion does: it returns maxSupported for an execution
+	// that reaches the change for the first time and, when a durable
+	// engine replays one that ran before the change, the version it
+	// recorded then ([DefaultVersion] for code older than any
+	// GetVersion for changeID). Code branches on the result to make the
+	// decisions the history holds. Engines that never replay return
+	// maxSupported.
+	GetVersion(changeID string, minSupported, maxSupported int) int
 }
+
+// DefaultVersion is the version GetVersion returns for executions that
+// ran before the change it guards.
+const DefaultVersion = -1
 
 // activityAttemptKey carries an activity attempt's number in its context.
 type activityAttemptKey struct{}

@@ -292,3 +292,21 @@ func TestWaitFromSeveralGoroutinesAndWithContext(t *testing.T) {
 		t.Fatalf("Cancel of a finished workflow: %v", err)
 	}
 }
+
+// Nothing replays in memory: GetVersion always answers the newest code.
+func TestGetVersionIsTheNewest(t *testing.T) {
+	e := inmem.New()
+	if err := e.RegisterWorkflow(engine.Workflow("v", func(wctx engine.WorkflowContext, _ struct{}) (int, error) {
+		return wctx.GetVersion("change", engine.DefaultVersion, 3), nil
+	})); err != nil {
+		t.Fatal(err)
+	}
+	h, err := engine.Start(context.Background(), e, "", "v", struct{}{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := h.Wait(context.Background())
+	if err != nil || string(out) != "3" {
+		t.Fatalf("GetVersion = %s, %v; want 3", out, err)
+	}
+}

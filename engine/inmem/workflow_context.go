@@ -23,6 +23,10 @@ func (r *run) Now() time.Time { return r.engine.clock() }
 // IsReplaying implements engine.WorkflowContext: this engine never replays.
 func (r *run) IsReplaying() bool { return false }
 
+// GetVersion implements engine.WorkflowContext: nothing replays here, so
+// every execution runs the newest code.
+func (r *run) GetVersion(_ string, _, maxSupported int) int { return maxSupported }
+
 // Sleep implements engine.WorkflowContext: it waits d of wall-clock time or
 // until the workflow is canceled.
 func (r *run) Sleep(d time.Duration) error {

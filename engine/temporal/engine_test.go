@@ -277,3 +277,54 @@ func TestMisuseIsRefused(t *testing.T) {
 		t.Errorf("registration after start: %v", err)
 	}
 }
+
+// A change to workflow code guarded by GetVersion replays the histories
+// recorded before it; the same change unguarded does not.
+func TestGetVersionKeepsOldHistoriesReplayable(t *testing.T) {
+	t.Parallel()
+	step := func(name string) engine.ActivityDefinition {
+		return engine.ActivityDefinition{Name: name, Handler: func(context.Context, json.RawMessage) (json.RawMessage, error) { return nil, nil }}
+	}
+	rec := &recorder{Engine: contractEngine(t, temporal.Options{}, func(wctx engine.WorkflowContext, _ json.RawMessage) (json.RawMessage, error) {
+		return nil, wctx.ExecuteActivity("a", engine.ActivityOptions{}, nil, nil)
+	}, step("a"), step("b"))}
+	ctx := context.Background()
+	h, err := rec.StartWorkflow(ctx, engine.StartRequest{ID: "wf-" + newQueue(t), Workflow: "wf"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.Wait(ctx); err != nil {
+		t.Fatal(err)
+	}
+	changed := func(guarded bool) *temporal.Engine {
+		e, err := temporal.NewStarter(server.GetDefaultClient(), "unused", temporal.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, a := range []engine.ActivityDefinition{step("a"), step("b")} {
+			if err := e.RegisterActivity(a); err != nil {
+				t.Fatal(err)
+			}
+		}
+		err = e.RegisterWorkflow(engine.WorkflowDefinition{Name: "wf", Handler: func(wctx engine.WorkflowContext, _ json.RawMessage) (json.RawMessage, error) {
+			if !guarded || wctx.GetVersion("b-before-a", engine.DefaultVersion, 1) == 1 {
+				if err := wctx.ExecuteActivity("b", engine.ActivityOptions{}, nil, nil); err != nil {
+					return nil, err
+				}
+			}
+			return nil, wctx.ExecuteActivity("a", engine.ActivityOptions{}, nil, nil)
+		}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return e
+	}
+	for id, hist := range rec.histories(t) {
+		if err := changed(true).ReplayHistory(quiet, hist); err != nil {
+			t.Errorf("guarded change, replay of %s: %v", id, err)
+		}
+		if err := changed(false).ReplayHistory(quiet, hist); err == nil || !strings.Contains(err.Error(), "TMPRL1100") {
+			t.Errorf("unguarded change, replay of %s: %v, want a non-determinism error", id, err)
+		}
+	}
+}

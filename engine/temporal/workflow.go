@@ -63,6 +63,11 @@ func (w *workflowContext) Now() time.Time { return workflow.Now(w.ctx) }
 // IsReplaying implements engine.WorkflowContext.
 func (w *workflowContext) IsReplaying() bool { return workflow.IsReplaying(w.ctx) }
 
+// GetVersion implements engine.WorkflowContext with workflow.GetVersion.
+func (w *workflowContext) GetVersion(changeID string, minSupported, maxSupported int) int {
+	return int(workflow.GetVersion(w.ctx, changeID, workflow.Version(minSupported), workflow.Version(maxSupported)))
+}
+
 // Sleep implements engine.WorkflowContext with a durable timer.
 func (w *workflowContext) Sleep(d time.Duration) error {
 	if w.ctx.Err() != nil {
