@@ -256,7 +256,7 @@ func TestWorkflowTimeout(t *testing.T) {
 // Misuse is refused with errors that say what to do.
 func TestMisuseIsRefused(t *testing.T) {
 	t.Parallel()
-	c := server.GetDefaultClient()
+	c := testClient
 	if _, err := temporal.NewWorker(nil, "q", temporal.Options{}); err == nil || !strings.Contains(err.Error(), "client.Dial") {
 		t.Errorf("nil client: %v", err)
 	}
@@ -297,7 +297,7 @@ func TestGetVersionKeepsOldHistoriesReplayable(t *testing.T) {
 		t.Fatal(err)
 	}
 	changed := func(guarded bool) *temporal.Engine {
-		e, err := temporal.NewStarter(server.GetDefaultClient(), "unused", temporal.Options{})
+		e, err := temporal.NewStarter(testClient, "unused", temporal.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}

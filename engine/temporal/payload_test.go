@@ -90,7 +90,7 @@ func TestLargeStateTravelsByReferenceAndSealed(t *testing.T) {
 		t.Fatal(err)
 	}
 	dc := converter.NewCodecDataConverter(converter.GetDefaultDataConverter(), temporal.NewLargePayloadCodec(blobs, 0), newSealCodec(t))
-	c := server.NewClientWithOptions(client.Options{Logger: quiet, DataConverter: dc})
+	c := newClient(client.Options{Logger: quiet, DataConverter: dc})
 	huge := "order A-1 " + strings.Repeat("lorem ipsum ", 3<<20/12)
 
 	e, err := temporal.NewWorker(c, newQueue(t), temporal.Options{DataConverter: dc})

@@ -21,14 +21,29 @@ import (
 )
 
 // server is the in-process Temporal server every test of the package
-// shares; each engine polls a task queue of its own.
-var server *temporaltest.TestServer
+// shares; each engine polls a task queue of its own. testClient is its
+// default client, made before the tests run: the test server makes
+// clients without a lock, so the parallel tests make theirs with
+// newClient.
+var (
+	server     *temporaltest.TestServer
+	testClient client.Client
+	clientMu   sync.Mutex
+)
+
+// newClient returns a client of the test server with opts.
+func newClient(opts client.Options) client.Client {
+	clientMu.Lock()
+	defer clientMu.Unlock()
+	return server.NewClientWithOptions(opts)
+}
 
 // quiet drops the SDK's logs: failures reach the tests as errors.
 var quiet = sdklog.NewStructuredLogger(slog.New(slog.NewTextHandler(io.Discard, nil)))
 
 func TestMain(m *testing.M) {
 	server = temporaltest.NewServer(temporaltest.WithBaseClientOptions(client.Options{Logger: quiet}))
+	testClient = server.GetDefaultClient()
 	code := m.Run()
 	server.Stop()
 	os.Exit(code)
@@ -44,7 +59,7 @@ func newQueue(t testing.TB) string {
 // newWorker returns a worker engine on queue, stopped when the test ends.
 func newWorker(t testing.TB, queue string, opts temporal.Options) *temporal.Engine {
 	t.Helper()
-	e, err := temporal.NewWorker(server.GetDefaultClient(), queue, opts)
+	e, err := temporal.NewWorker(testClient, queue, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,7 +125,7 @@ func (r *recorder) replayAll(t testing.TB) int {
 // history reads the whole history of the latest run of workflow id.
 func history(t testing.TB, id string) *historypb.History {
 	t.Helper()
-	it := server.GetDefaultClient().GetWorkflowHistory(context.Background(), id, "", false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
+	it := testClient.GetWorkflowHistory(context.Background(), id, "", false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
 	h := &historypb.History{}
 	for it.HasNext() {
 		ev, err := it.Next()

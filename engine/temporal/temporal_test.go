@@ -182,7 +182,7 @@ func TestFollowerReadsTheEventsOfAWorkerRun(t *testing.T) {
 	if err := worker.Start(); err != nil {
 		t.Fatal(err)
 	}
-	starter, err := temporal.NewStarter(server.GetDefaultClient(), queue, temporal.Options{})
+	starter, err := temporal.NewStarter(testClient, queue, temporal.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -245,7 +245,7 @@ func TestReplayCatchesANonDeterministicChange(t *testing.T) {
 		t.Fatalf("%d histories", len(hs))
 	}
 
-	changed, err := temporal.NewStarter(server.GetDefaultClient(), "unused", temporal.Options{})
+	changed, err := temporal.NewStarter(testClient, "unused", temporal.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
