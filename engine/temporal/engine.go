@@ -175,6 +175,7 @@ func (e *Engine) StartWorkflow(ctx context.Context, req engine.StartRequest) (en
 		ID:                       req.ID,
 		TaskQueue:                e.taskQueue,
 		WorkflowExecutionTimeout: req.Timeout,
+		WorkflowTaskTimeout:      e.opts.WorkflowTaskTimeout,
 	}
 	run, err := e.client.ExecuteWorkflow(ctx, opts, req.Workflow, []byte(req.Input))
 	if err != nil {

@@ -28,6 +28,10 @@ type Options struct {
 	// defaults to a second instead of 30: activities learn of a
 	// cancellation from heartbeats.
 	Worker worker.Options
+	// WorkflowTaskTimeout bounds one workflow task of the runs and child
+	// runs the engine starts (0: Temporal's 10s): a workflow whose worker
+	// died is handed to another worker after it.
+	WorkflowTaskTimeout time.Duration
 	// DataConverter is the one the client was built with (nil: the SDK's
 	// default). The worker and starter use the client's; the engine needs
 	// it only to decode the histories [Engine.ReplayHistory] replays.
@@ -66,9 +70,10 @@ func (o Options) validate() error {
 	for _, f := range []struct {
 		name string
 		v    time.Duration
-	}{{"StartToCloseTimeout", d.StartToCloseTimeout}, {"ScheduleToStartTimeout", d.ScheduleToStartTimeout}, {"HeartbeatTimeout", d.HeartbeatTimeout}} {
+	}{{"ActivityDefaults.StartToCloseTimeout", d.StartToCloseTimeout}, {"ActivityDefaults.ScheduleToStartTimeout", d.ScheduleToStartTimeout},
+		{"ActivityDefaults.HeartbeatTimeout", d.HeartbeatTimeout}, {"WorkflowTaskTimeout", o.WorkflowTaskTimeout}} {
 		if f.v < 0 {
-			errs = append(errs, fmt.Errorf("ActivityDefaults.%s is negative (%s): use 0 for the default", f.name, f.v))
+			errs = append(errs, fmt.Errorf("%s is negative (%s): use 0 for the default", f.name, f.v))
 		}
 	}
 	if p := d.RetryPolicy; p != nil {

@@ -139,6 +139,7 @@ func (w *workflowContext) ExecuteChild(id, name string, opts engine.ChildOptions
 	ctx := workflow.WithChildOptions(w.ctx, workflow.ChildWorkflowOptions{
 		WorkflowID:               id,
 		WorkflowExecutionTimeout: opts.Timeout,
+		WorkflowTaskTimeout:      w.engine.opts.WorkflowTaskTimeout,
 		ParentClosePolicy:        enumspb.PARENT_CLOSE_POLICY_REQUEST_CANCEL,
 	})
 	var res []byte
