@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/quiver-go/quiver/examples/runtour/tour"
 	"github.com/quiver-go/quiver/runtime"
 	"github.com/quiver-go/quiver/runtime/boltstore"
 )
@@ -34,16 +35,16 @@ func suspendTour(ctx context.Context, w io.Writer, dir string) error {
 		return err
 	}
 	defer store.Close()
-	rt, unsubscribe, err := newRuntime(w, runtime.WithStore(store))
+	rt, unsubscribe, err := tour.NewRuntime(w, runtime.WithStore(store))
 	if err != nil {
 		return err
 	}
 	defer unsubscribe()
 
-	fmt.Fprintln(w, "user:", question)
+	fmt.Fprintln(w, "user:", tour.Question)
 	// The runtime names the run: each tour on the folder is a run of its
 	// own, with a session of its own.
-	out, err := rt.Run(ctx, agentName, userInput(question))
+	out, err := rt.Run(ctx, tour.AgentName, tour.UserInput(tour.Question))
 	if err != nil {
 		return err
 	}
@@ -64,13 +65,13 @@ func approveTour(ctx context.Context, w io.Writer, dir string) error {
 		return err
 	}
 	defer store.Close()
-	rt, unsubscribe, err := newRuntime(w, runtime.WithStore(store))
+	rt, unsubscribe, err := tour.NewRuntime(w, runtime.WithStore(store))
 	if err != nil {
 		return err
 	}
 	defer unsubscribe()
 
-	waiting, err := rt.ListSuspended(ctx, runtime.SuspendedFilter{Agent: agentName})
+	waiting, err := rt.ListSuspended(ctx, runtime.SuspendedFilter{Agent: tour.AgentName})
 	if err != nil {
 		return err
 	}
@@ -88,7 +89,7 @@ func approveTour(ctx context.Context, w io.Writer, dir string) error {
 	if err != nil {
 		return err
 	}
-	if err := finish(ctx, w, h); err != nil {
+	if err := tour.Finish(ctx, w, h); err != nil {
 		return err
 	}
 	if more := len(waiting) - 1; more > 0 {

@@ -23,7 +23,7 @@ import (
 	"io"
 	"os"
 
-	"github.com/quiver-go/quiver/runtime"
+	"github.com/quiver-go/quiver/examples/runtour/tour"
 )
 
 func main() {
@@ -52,49 +52,5 @@ func cli(ctx context.Context, w io.Writer, args []string) error {
 	case *data != "":
 		return suspendTour(ctx, w, *data)
 	}
-	return tour(ctx, w)
-}
-
-// question is what the user asks.
-const question = "Which orders are still open? Cancel the oldest one."
-
-// tour runs the scripted conversation, writing what happens to w.
-func tour(ctx context.Context, w io.Writer) error {
-	rt, unsubscribe, err := newRuntime(w)
-	if err != nil {
-		return err
-	}
-	defer unsubscribe()
-
-	fmt.Fprintln(w, "user:", question)
-	out, err := rt.Run(ctx, agentName, userInput(question), runtime.WithRunID("order-desk-1"))
-	if err != nil {
-		return err
-	}
-	if out.Suspension == nil {
-		return fmt.Errorf("the run should have suspended for a confirmation, got status %s", out.Status)
-	}
-	item := out.Suspension.Pending[0]
-	fmt.Fprintf(w, "\n[the run is suspended; nothing waits in memory]\n%s: %s\n", item.Title, item.Prompt)
-	fmt.Fprintln(w, "operator: approve")
-
-	h, err := rt.Continue(ctx, out.RunID, item.Approve())
-	if err != nil {
-		return err
-	}
-	return finish(ctx, w, h)
-}
-
-// finish waits for the continued run and prints its answer.
-func finish(ctx context.Context, w io.Writer, h *runtime.RunHandle) error {
-	out, err := h.Wait(ctx)
-	if err != nil {
-		return err
-	}
-	if out.Final == nil {
-		return fmt.Errorf("run %s ended with status %s and no answer", out.RunID, out.Status)
-	}
-	fmt.Fprintf(w, "\nassistant: %s\n", out.Final.Text)
-	fmt.Fprintf(w, "(%d tool calls, %d input and %d output tokens)\n", out.ToolCalls, out.Usage.InputTokens, out.Usage.OutputTokens)
-	return nil
+	return tour.Run(ctx, w)
 }

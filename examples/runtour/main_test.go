@@ -6,6 +6,7 @@ import (
 	"flag"
 	"testing"
 
+	"github.com/quiver-go/quiver/examples/runtour/tour"
 	"github.com/quiver-go/quiver/internal/examplecheck"
 )
 
@@ -16,7 +17,7 @@ var update = flag.Bool("update", false, "rewrite testdata/tour.golden")
 // the rendered confirmation prompt, the continuation and the answer.
 func TestTourOutput(t *testing.T) {
 	var buf bytes.Buffer
-	if err := tour(context.Background(), &buf); err != nil {
+	if err := tour.Run(context.Background(), &buf); err != nil {
 		t.Fatal(err)
 	}
 	examplecheck.Golden(t, buf.Bytes(), "testdata/tour.golden", *update)

@@ -1,4 +1,4 @@
-package main
+package tour
 
 import (
 	"context"
@@ -15,7 +15,8 @@ import (
 	"github.com/quiver-go/quiver/tools/contract"
 )
 
-const agentName = "orders-assistant"
+// AgentName is the tour's agent.
+const AgentName = "orders-assistant"
 
 // declarations are the toolset's tools, compiled at start-up like any
 // runtime-declared toolset.
@@ -76,9 +77,10 @@ func script() *scripted.Client {
 	return scripted.New(slices.Repeat([]scripted.Step{turn}, len(steps))...)
 }
 
-// newRuntime registers the toolset and the agent and prints events to w;
-// opts are more runtime options (the store of --data).
-func newRuntime(w io.Writer, opts ...runtime.Option) (*runtime.Runtime, func(), error) {
+// NewRuntime returns a runtime on the offline model with the toolset and
+// the agent registered, printing the runs' events to w, and the function
+// that stops printing; opts are more runtime options (a store, an engine).
+func NewRuntime(w io.Writer, opts ...runtime.Option) (*runtime.Runtime, func(), error) {
 	rt, err := runtime.New(append([]runtime.Option{runtime.WithModel(model.ModelClassDefault, script())}, opts...)...)
 	if err != nil {
 		return nil, nil, err
@@ -92,7 +94,7 @@ func newRuntime(w io.Writer, opts ...runtime.Option) (*runtime.Runtime, func(), 
 		return nil, nil, err
 	}
 	err = rt.RegisterAgent(runtime.AgentRegistration{
-		Name:         agentName,
+		Name:         AgentName,
 		SystemPrompt: "You run the order desk.",
 		Planner:      planner.NewStandard(),
 		Uses:         []runtime.ToolsetUse{{Toolset: "orders"}},
@@ -125,6 +127,7 @@ func execute(_ context.Context, call *runtime.ToolCall) (*planner.ToolResult, er
 	return nil, fmt.Errorf("unknown tool %s", call.Ident)
 }
 
-func userInput(text string) runtime.RunInput {
+// UserInput is a run's input of one user message.
+func UserInput(text string) runtime.RunInput {
 	return runtime.RunInput{Messages: []model.Message{model.UserMessage(text)}}
 }
