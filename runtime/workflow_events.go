@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -49,11 +50,46 @@ func (r *runner) flush() error {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.wctx.Context()), appendTimeout)
 	defer cancel()
 	first, last := r.unlogged[0].Seq, r.unlogged[len(r.unlogged)-1].Seq
-	if err := r.rt.runLog.Append(ctx, r.rt.owner, r.unlogged); err != nil {
+	err := r.rt.runLog.Append(ctx, r.rt.owner, r.unlogged)
+	if errors.Is(err, ErrEventConflict) && engine.IsDurable(r.rt.engine) {
+		err = r.appendReexecuted(ctx, err)
+	}
+	if err != nil {
 		return fmt.Errorf("the run log could not record events %d to %d: %w", first, last, err)
 	}
 	r.unlogged = r.unlogged[:0]
 	return nil
+}
+
+// appendReexecuted resolves an append refused as a conflict on a durable
+// engine. The engine re-executes a workflow task whose worker died after
+// recording the task's events but before the engine recorded the task: the
+// same events come again, timed by the new task (workflow time is the
+// task's). Those stored already, equal but for their time, are skipped and
+// the rest appended; any other difference is still the conflict.
+func (r *runner) appendReexecuted(ctx context.Context, conflict error) error {
+	stored, err := r.rt.runLog.Read(ctx, r.st.RunID, r.unlogged[0].Seq-1, len(r.unlogged))
+	if err != nil {
+		return errors.Join(conflict, err)
+	}
+	for i, rec := range stored {
+		if rec.Seq != r.unlogged[i].Seq || !sameButTime(rec, r.unlogged[i]) {
+			return conflict
+		}
+	}
+	if rest := r.unlogged[len(stored):]; len(rest) > 0 {
+		return r.rt.runLog.Append(ctx, r.rt.owner, rest)
+	}
+	return nil
+}
+
+// sameButTime reports whether two records are the same event but for the
+// time in their header.
+func sameButTime(a, b EventRecord) bool {
+	b.Time = a.Time
+	ab, errA := MarshalEvent(a)
+	bb, errB := MarshalEvent(b)
+	return errA == nil && errB == nil && bytes.Equal(ab, bb)
 }
 
 // end records how the segment ended — failed or cancelled; completion and

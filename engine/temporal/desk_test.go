@@ -59,7 +59,19 @@ func (o *orders) Execute(ctx context.Context, call *toolcall.Call) (*toolcall.Re
 // steps.
 func newDesk(t testing.TB, e engine.Engine, store *runtime.MemoryStore, exec *orders, policy runtime.RunPolicy, steps ...scripted.Step) *runtime.Runtime {
 	t.Helper()
-	rt, err := runtime.New(runtime.WithEngine(e), runtime.WithStore(store), runtime.WithModel(model.ModelClassDefault, scripted.New(steps...)))
+	return newDeskWith(t, e, store, exec, policy, scripted.New(steps...))
+}
+
+// newDeskOn is newDesk on model m, memory stores and no policy.
+func newDeskOn(t testing.TB, e engine.Engine, m model.Client) *runtime.Runtime {
+	t.Helper()
+	return newDeskWith(t, e, runtime.NewMemoryStore(), &orders{}, runtime.RunPolicy{}, m)
+}
+
+// newDeskWith is newDesk on model m.
+func newDeskWith(t testing.TB, e engine.Engine, store *runtime.MemoryStore, exec *orders, policy runtime.RunPolicy, m model.Client) *runtime.Runtime {
+	t.Helper()
+	rt, err := runtime.New(runtime.WithEngine(e), runtime.WithStore(store), runtime.WithModel(model.ModelClassDefault, m))
 	if err != nil {
 		t.Fatal(err)
 	}
