@@ -37,5 +37,13 @@
 //     workflow's. Cancelling a workflow cancels its activities and
 //     children; a child is also cancelled when its parent closes.
 //   - WorkflowContext.Now is workflow.Now, Sleep is a durable timer,
-//     IsReplaying is workflow.IsReplaying.
+//     IsReplaying is workflow.IsReplaying, GetVersion is
+//     workflow.GetVersion.
+//
+// [Engine.ReplayHistory] replays a recorded history against the registered
+// workflow code, to check a change before deploying it.
+// [NewLargePayloadCodec], installed on the client, sends payloads over a
+// threshold by reference to a [BlobStore] ([NewRedisBlobs]), so that a
+// run's state of any size fits Temporal's payload limit; the client's other
+// codecs (encryption) apply as usual. docs/temporal.md is the guide.
 package temporal
