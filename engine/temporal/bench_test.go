@@ -2,35 +2,51 @@ package temporal_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
-	"slices"
 	"testing"
 
 	"github.com/quiver-go/quiver/engine"
 	"github.com/quiver-go/quiver/engine/inmem"
 	"github.com/quiver-go/quiver/engine/temporal"
 	"github.com/quiver-go/quiver/model"
-	"github.com/quiver-go/quiver/model/scripted"
 )
 
 // callsThenReply is a model that calls getOrder n times in one turn, then
-// answers: every run plays the same two steps, whatever ran before.
-func callsThenReply(n int) *scripted.Client {
-	calls := make([]scripted.ToolCallSpec, n)
-	for i := range calls {
-		calls[i] = scripted.ToolCallSpec{Name: "getOrder", Payload: fmt.Sprintf(`{"order_id":"A-%d"}`, i)}
+// answers, with prebuilt responses (no token counting, nothing recorded):
+// it decides from the transcript, so every run plays the same two steps.
+type callsThenReply struct{ call, answer *model.Response }
+
+func newCallsThenReply(n int) callsThenReply {
+	call := &model.Response{StopReason: model.StopToolUse, Usage: model.Usage{InputTokens: 1}}
+	msg := model.Message{Role: model.RoleAssistant}
+	for i := range n {
+		tc := model.ToolCall{ID: fmt.Sprintf("c%d", i), Name: "getOrder", Payload: json.RawMessage(fmt.Sprintf(`{"order_id":"A-%d"}`, i))}
+		msg.Parts = append(msg.Parts, model.Part{Kind: model.PartToolCall, ToolCall: &tc})
+		call.ToolCalls = append(call.ToolCalls, tc)
 	}
-	step := scripted.Choose(func(req *model.Request) scripted.Step {
-		for _, m := range req.Messages {
-			for _, p := range m.Parts {
-				if p.ToolResult != nil {
-					return scripted.Reply("done")
-				}
+	call.Messages = []model.Message{msg}
+	answer := &model.Response{Messages: []model.Message{model.AssistantMessage("done")}, StopReason: model.StopEndTurn, Usage: model.Usage{InputTokens: 1}}
+	return callsThenReply{call: call, answer: answer}
+}
+
+func (m callsThenReply) Complete(_ context.Context, req *model.Request) (*model.Response, error) {
+	for _, msg := range req.Messages {
+		for _, p := range msg.Parts {
+			if p.ToolResult != nil {
+				return m.answer, nil
 			}
 		}
-		return scripted.Calls(calls...)
-	})
-	return scripted.New(slices.Repeat([]scripted.Step{step}, 1<<20)...)
+	}
+	return m.call, nil
+}
+
+func (m callsThenReply) Stream(ctx context.Context, req *model.Request) (model.Streamer, error) {
+	resp, err := m.Complete(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	return model.ResponseStream(ctx, resp), nil
 }
 
 // BenchmarkToolCalls measures a run of one turn of n tool calls and the
@@ -48,7 +64,7 @@ func BenchmarkToolCalls(b *testing.B) {
 			{"temporal", func(b *testing.B) engine.Engine { return newWorker(b, newQueue(b), temporal.Options{}) }},
 		} {
 			b.Run(fmt.Sprintf("calls=%d/%s", n, eng.name), func(b *testing.B) {
-				rt := newDeskOn(b, eng.make(b), callsThenReply(n))
+				rt := newDeskOn(b, eng.make(b), newCallsThenReply(n))
 				b.ReportAllocs()
 				for b.Loop() {
 					out, err := rt.Run(ctx, "desk", ask("Where are my orders?"))
