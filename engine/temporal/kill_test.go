@@ -42,7 +42,7 @@ func newKillRig(t *testing.T) *killRig {
 	}
 	t.Cleanup(func() { _ = store.Close() })
 	r.store = store
-	starter, err := temporal.NewStarter(testClient, r.queue, killdesk.EngineOptions(time.Second))
+	starter, err := temporal.NewStarter(testClient, r.queue, killdesk.EngineOptions(time.Second, 0))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,9 +70,16 @@ type worker struct {
 // none), and waits until it polls.
 func (r *killRig) startWorker(block string) *worker {
 	r.t.Helper()
+	return r.startWorkerWith(block, 5)
+}
+
+// startWorkerWith is startWorker with attempts tries per activity (0: the
+// runtime's own).
+func (r *killRig) startWorkerWith(block string, attempts int) *worker {
+	r.t.Helper()
 	bin := testbuild.Binary(r.t, "./internal/workerproc")
 	cmd := exec.Command(bin, "-address", server.GetFrontendHostPort(), "-namespace", server.GetDefaultNamespace(),
-		"-queue", r.queue, "-redis", r.redis.URL(), "-prefix", r.prefix, "-journal", r.journal, "-block", block, "-heartbeat", "1s")
+		"-queue", r.queue, "-redis", r.redis.URL(), "-prefix", r.prefix, "-journal", r.journal, "-block", block, "-heartbeat", "1s", "-attempts", fmt.Sprint(attempts))
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		r.t.Fatal(err)
@@ -326,4 +333,35 @@ func countOf(types []runtime.EventType, t runtime.EventType) int {
 		}
 	}
 	return n
+}
+
+// With the runtime's own policy — one attempt per tool call — a call whose
+// worker was killed is not run again: the model reads that it timed out,
+// the run completes on a new worker, and the effect never happened.
+func TestWorkerKilledInAToolCallWithOneAttempt(t *testing.T) {
+	t.Parallel()
+	r := newKillRig(t)
+	a := r.startWorkerWith(killdesk.BlockTool, 0)
+	h := r.start(killdesk.ScenarioTool)
+	r.waitJournal(a.pid, "blocked", killdesk.BlockTool)
+	a.kill(t)
+	r.startWorkerWith("", 0)
+	out := r.wait(h, killdesk.ScenarioTool)
+	if n, pids := r.count("exec", "orders.charge"); n != 1 || pids[0] != fmt.Sprint(a.pid) {
+		t.Fatalf("charge ran %d times (by %v), want once, by the killed worker", n, pids)
+	}
+	if n, _ := r.count("effect"); n != 0 {
+		t.Fatalf("%d effects, want none", n)
+	}
+	var results []string
+	for _, m := range out.Messages {
+		for _, p := range m.Parts {
+			if p.ToolResult != nil {
+				results = append(results, string(p.ToolResult.Content))
+			}
+		}
+	}
+	if len(results) != 1 || !strings.Contains(results[0], "timeout") {
+		t.Fatalf("the model read %q, want the call's timeout", results)
+	}
 }

@@ -189,17 +189,18 @@ func Model(cfg *Config) model.Client { return deskModel{cfg} }
 
 // EngineOptions are the engine options of every process of a test: short
 // heartbeat, workflow task and sticky queue timeouts so that a killed
-// worker is noticed fast, and retries so that the killed attempt runs
-// again.
-func EngineOptions(heartbeat time.Duration) temporal.Options {
-	return temporal.Options{
-		ActivityDefaults: temporal.ActivityDefaults{
-			HeartbeatTimeout: heartbeat,
-			RetryPolicy:      &sdktemporal.RetryPolicy{MaximumAttempts: 5, InitialInterval: 100 * time.Millisecond},
-		},
+// worker is noticed fast, and attempts tries per activity (0 keeps the
+// runtime's own: one for a tool call).
+func EngineOptions(heartbeat time.Duration, attempts int) temporal.Options {
+	o := temporal.Options{
+		ActivityDefaults:    temporal.ActivityDefaults{HeartbeatTimeout: heartbeat},
 		WorkflowTaskTimeout: 2 * heartbeat,
 		// A workflow cached on a dead worker waits this long for it
 		// before any worker may take its next task.
 		Worker: worker.Options{StickyScheduleToStartTimeout: heartbeat},
 	}
+	if attempts > 0 {
+		o.ActivityDefaults.RetryPolicy = &sdktemporal.RetryPolicy{MaximumAttempts: int32(attempts), InitialInterval: 100 * time.Millisecond}
+	}
+	return o
 }

@@ -41,6 +41,7 @@ func run() error {
 	journal := flag.String("journal", "", "the file executions are journalled to")
 	block := flag.String("block", "", "where to stop and wait to be killed: tool, plan, child")
 	heartbeat := flag.Duration("heartbeat", time.Second, "the activities' heartbeat timeout")
+	attempts := flag.Int("attempts", 5, "tries per activity (0: the runtime's own, one for a tool call)")
 	flag.Parse()
 
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
@@ -56,7 +57,7 @@ func run() error {
 		return err
 	}
 	defer store.Close()
-	eng, err := temporal.NewWorker(c, *queue, killdesk.EngineOptions(*heartbeat))
+	eng, err := temporal.NewWorker(c, *queue, killdesk.EngineOptions(*heartbeat, *attempts))
 	if err != nil {
 		return err
 	}
