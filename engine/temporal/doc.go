@@ -36,6 +36,10 @@
 //     workflow execution timeout; engine.ChildOptions.Timeout the child
 //     workflow's. Cancelling a workflow cancels its activities and
 //     children; a child is also cancelled when its parent closes.
+//   - A panic in workflow code fails its workflow task, which Temporal
+//     retries (worker.Options.WorkflowPanicPolicy, BlockWorkflow by
+//     default): a release that fixes the code continues the run. Set
+//     FailWorkflow to end such runs instead, as engine/inmem does.
 //   - WorkflowContext.Now is workflow.Now, Sleep is a durable timer,
 //     IsReplaying is workflow.IsReplaying, GetVersion is
 //     workflow.GetVersion.
