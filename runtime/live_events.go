@@ -15,7 +15,8 @@ import (
 // events in the run's state; an activity's events take the numbers after
 // the last event the workflow recorded before it, and the workflow numbers
 // its next events after the activity's last ([planOutput.LastSeq],
-// [executeOutput.LastSeq], and [liveRuns.settle]).
+// [executeOutput.LastSeq]; after a failure, the run log's last, read in
+// the quiver.settle activity: [runner.afterActivity]).
 // A retried attempt numbers on after the failed one's events, which stay
 // in the log: [PlanningRetried] tells a reader they are void.
 type liveRuns struct {

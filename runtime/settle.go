@@ -50,12 +50,10 @@ func (r *runner) afterActivity(lastSeq int64, failed bool) {
 		r.st.EventSeq = max(r.st.EventSeq, lastSeq)
 		return
 	}
-	if err := r.flush(); err == nil {
-		out, err := engine.ExecuteActivity[settleOutput](r.wctx, activitySettle, engine.ActivityOptions{StartToCloseTimeout: appendTimeout}, settleInput{RunID: r.st.RunID})
-		if err == nil {
-			r.st.EventSeq = max(r.st.EventSeq, lastSeq, out.LastSeq)
-			return
-		}
+	// Nothing was emitted since the flush before the failed activity.
+	out, err := engine.ExecuteActivity[settleOutput](r.wctx, activitySettle, engine.ActivityOptions{StartToCloseTimeout: appendTimeout}, settleInput{RunID: r.st.RunID})
+	if err != nil {
+		out.LastSeq = local
 	}
-	r.st.EventSeq = max(r.st.EventSeq, lastSeq, local)
+	r.st.EventSeq = max(r.st.EventSeq, out.LastSeq)
 }
