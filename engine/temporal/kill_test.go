@@ -279,14 +279,7 @@ func TestWorkerKilledInAChildWorkflow(t *testing.T) {
 	a.kill(t)
 	r.startWorker("")
 	out := r.wait(h, killdesk.ScenarioChild)
-	var results []string
-	for _, m := range out.Messages {
-		for _, p := range m.Parts {
-			if p.ToolResult != nil {
-				results = append(results, string(p.ToolResult.Content))
-			}
-		}
-	}
+	results := toolResults(out.Messages)
 	if len(results) != 1 || !strings.Contains(results[0], "clerk: where is A-1?") {
 		t.Fatalf("the parent read %q, want the child's answer once", results)
 	}
@@ -353,14 +346,7 @@ func TestWorkerKilledInAToolCallWithOneAttempt(t *testing.T) {
 	if n, _ := r.count("effect"); n != 0 {
 		t.Fatalf("%d effects, want none", n)
 	}
-	var results []string
-	for _, m := range out.Messages {
-		for _, p := range m.Parts {
-			if p.ToolResult != nil {
-				results = append(results, string(p.ToolResult.Content))
-			}
-		}
-	}
+	results := toolResults(out.Messages)
 	if len(results) != 1 || !strings.Contains(results[0], "timeout") {
 		t.Fatalf("the model read %q, want the call's timeout", results)
 	}

@@ -19,8 +19,7 @@ import (
 // and a cancelled workflow ending as Temporal's cancellation.
 func (e *Engine) workflowFunc(def engine.WorkflowDefinition) func(workflow.Context, []byte) ([]byte, error) {
 	return func(ctx workflow.Context, input []byte) ([]byte, error) {
-		wc := &workflowContext{engine: e, ctx: ctx, id: workflow.GetInfo(ctx).WorkflowExecution.ID}
-		wc.std = &workflowStdContext{wf: ctx}
+		wc := &workflowContext{engine: e, ctx: ctx, id: workflow.GetInfo(ctx).WorkflowExecution.ID, std: newWorkflowStdContext(ctx)}
 		out, err := def.Handler(wc, json.RawMessage(input))
 		if err != nil {
 			if ctx.Err() != nil && errors.Is(err, engine.ErrCanceled) {
@@ -167,34 +166,26 @@ func (w *workflowContext) canceled(op string) error {
 // no values, and must not reach anything doing I/O.
 type workflowStdContext struct {
 	wf   workflow.Context
-	once sync.Once
 	done chan struct{}
-	mu   sync.Mutex
+	once sync.Once
+}
+
+func newWorkflowStdContext(wf workflow.Context) *workflowStdContext {
+	return &workflowStdContext{wf: wf, done: make(chan struct{})}
 }
 
 func (c *workflowStdContext) Deadline() (time.Time, bool) { return time.Time{}, false }
 func (c *workflowStdContext) Value(any) any               { return nil }
 
 func (c *workflowStdContext) Done() <-chan struct{} {
-	c.mu.Lock()
-	if c.done == nil {
-		c.done = make(chan struct{})
-	}
-	d := c.done
-	c.mu.Unlock()
 	_ = c.Err()
-	return d
+	return c.done
 }
 
 func (c *workflowStdContext) Err() error {
 	if c.wf.Err() == nil {
 		return nil
 	}
-	c.mu.Lock()
-	if c.done == nil {
-		c.done = make(chan struct{})
-	}
 	c.once.Do(func() { close(c.done) })
-	c.mu.Unlock()
 	return context.Canceled
 }
